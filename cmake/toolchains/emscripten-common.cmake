@@ -1,0 +1,13 @@
+# toolchains/emscripten-common.cmake: shared body of the Emscripten toolchain files. Uses the
+# Emscripten of EMSDK, else the one tools/setup-toolchain.sh installed, through Emscripten's own
+# toolchain module (the conventions users know: CMAKE_SYSTEM_NAME Emscripten, .js executables).
+include("${CMAKE_CURRENT_LIST_DIR}/../LlgoWasmToolchainPaths.cmake")
+set(_llgo_em_toolchain "${LLGO_WASM_EMSCRIPTEN_ROOT}/cmake/Modules/Platform/Emscripten.cmake")
+if(NOT EXISTS "${_llgo_em_toolchain}")
+  message(FATAL_ERROR "Emscripten not found at '${LLGO_WASM_EMSCRIPTEN_ROOT}'. Run tools/setup-toolchain.sh, or set EMSDK to an emsdk checkout.")
+endif()
+include("${_llgo_em_toolchain}")
+# The engine that runs the output: Node >= 24 (Node 20 runs neither exnref nor final Memory64).
+if(LLGO_WASM_NODE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${LLGO_WASM_NODE}" CACHE FILEPATH "Engine for Emscripten output" FORCE)
+endif()

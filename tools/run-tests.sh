@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tools/run-tests.sh: set up the toolchain (idempotent) and run every test of every preset.
+#
+# Runs, in order, the workflow (configure, build, ctest) of each preset below in a fresh build
+# tree under build/, keeps going after a failure, and ends with one summary line
+# "N passed, N failed" over all ctest cases. Exit status 0 only if every preset passed.
+#   PRESETS="native wasip1" tools/run-tests.sh   runs only those presets.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
+
+PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-threads"}
+passed=0; failed=0; bad_presets=()
+for p in $PRESETS; do
+  echo "=== preset $p"
+  t0=$(date +%s)
+  log=build/logs/test-$p.log; mkdir -p build/logs
+  cmake --workflow --preset "$p" --fresh 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  # ctest's summary: "NN% tests passed, F tests failed out of T"
+  summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
+  if [ -n "$summary" ]; then
+    f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary")
+    t=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$summary")
+    passed=$((passed + t - f)); failed=$((failed + f))
+  fi
+  if [ "$rc" != 0 ]; then
+    bad_presets+=("$p")
+    [ -n "$summary" ] || failed=$((failed + 1))   # configure/build failure: count it as a failure
+  fi
+  echo "=== preset $p: exit $rc in $(( $(date +%s) - t0 )) s"
+done
+[ ${#bad_presets[@]} -eq 0 ] || echo "failed presets: ${bad_presets[*]}"
+echo "$passed passed, $failed failed"
+[ ${#bad_presets[@]} -eq 0 ]

