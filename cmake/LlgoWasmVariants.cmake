@@ -60,7 +60,7 @@ function(llgo_wasm_engines variant artifact out)
   if(variant MATCHES "^J")
     list(APPEND engines node-js node-esm)
     set(${out}_CMD_node-js "${LLGO_WASM_NODE};${artifact}.js" PARENT_SCOPE)
-    set(${out}_CMD_node-esm "${LLGO_WASM_NODE};${LLGO_WASM_RUNNERS}/run-emscripten-esm.mjs;${artifact}.mjs" PARENT_SCOPE)
+    set(${out}_CMD_node-esm "${LLGO_WASM_NODE};${LLGO_WASM_RUNNERS}/run-emscripten-esm.mjs;${artifact}_esm.mjs" PARENT_SCOPE)
   elseif(variant STREQUAL "P1")
     list(APPEND engines node-wasi)
     set(${out}_CMD_node-wasi "${LLGO_WASM_NODE};${LLGO_WASM_RUNNERS}/run-wasi.mjs;${artifact}" PARENT_SCOPE)
@@ -146,4 +146,9 @@ endforeach()
 
 if(EXISTS "${PROJECT_SOURCE_DIR}/cmake/LlgoWasmFixtureTests.cmake")
   include(LlgoWasmFixtureTests)
+endif()
+
+# Benchmarks (bench/): native benchmark programs and the bench targets of the superbuild.
+if(EXISTS "${PROJECT_SOURCE_DIR}/bench/superbuild.cmake")
+  include("${PROJECT_SOURCE_DIR}/bench/superbuild.cmake")
 endif()

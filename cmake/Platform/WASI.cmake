@@ -15,18 +15,9 @@ set(CMAKE_FIND_LIBRARY_SUFFIXES ".a")
 
 # The link line gets no <FLAGS>: those carry CMAKE_C_FLAGS_<CONFIG>, and an -O on clang's wasm
 # link line makes clang run whatever wasm-opt is on PATH (often Debian's old 108) behind our back.
-# The target, sysroot and resource dir the compile line gets through <FLAGS> are spelled out.
+# CMake itself adds --target and --sysroot after <CMAKE_C_COMPILER>; the toolchain's other
+# driver flags (resource dir, -pthread) come from LLGO_WASM_LINK_EXTRA_FLAGS.
 foreach(_lang C CXX)
-  set(_flags "")
-  if(CMAKE_${_lang}_COMPILER_TARGET)
-    string(APPEND _flags " --target=${CMAKE_${_lang}_COMPILER_TARGET}")
-  endif()
-  if(CMAKE_SYSROOT)
-    string(APPEND _flags " --sysroot=${CMAKE_SYSROOT}")
-  endif()
-  if(LLGO_WASM_LINK_EXTRA_FLAGS)
-    string(APPEND _flags " ${LLGO_WASM_LINK_EXTRA_FLAGS}")
-  endif()
   set(CMAKE_${_lang}_LINK_EXECUTABLE
-      "<CMAKE_${_lang}_COMPILER>${_flags} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+      "<CMAKE_${_lang}_COMPILER> ${LLGO_WASM_LINK_EXTRA_FLAGS} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 endforeach()

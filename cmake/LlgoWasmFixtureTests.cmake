@@ -1,0 +1,84 @@
+# LlgoWasmFixtureTests.cmake: the scheduler fixture (tests/fixtures/scheduler.c) as ctest cases,
+# one per variant x engine x context backend x mode, with the exact expected lines and status.
+# Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is also labelled "demo"
+# (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
+include_guard(GLOBAL)
+
+# The backends each variant's descriptor supports (cmake/wasm-variant builds one fixture each;
+# a missing artifact fails its tests loudly).
+set(_llgo_contexts_J32 emscripten-fiber asyncify)
+set(_llgo_contexts_J64 emscripten-fiber asyncify)
+set(_llgo_contexts_P1 asyncify)
+set(_llgo_contexts_P1T pthread)
+set(_llgo_contexts_native ucontext pthread)
+
+if(LLGO_WASM_VARIANT STREQUAL "native")
+  # Native fixtures link the runtime libraries runtime/CMakeLists.txt builds for the host.
+  set(_llgo_native_lib_ucontext llgo_runtime)
+  set(_llgo_native_lib_pthread llgo_runtime_pthread)
+  set(_contexts "")
+  foreach(_ctx IN LISTS _llgo_contexts_native)
+    if(NOT TARGET ${_llgo_native_lib_${_ctx}})
+      message(WARNING "runtime library ${_llgo_native_lib_${_ctx}} not defined: no native ${_ctx} fixture")
+      continue()
+    endif()
+    add_executable(scheduler_${_ctx} tests/fixtures/scheduler.c)
+    target_link_libraries(scheduler_${_ctx} PRIVATE ${_llgo_native_lib_${_ctx}})
+    target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_PTR=${CMAKE_SIZEOF_VOID_P}
+      LLGO_FIXTURE_LONG=${LLGO_SIZEOF_LONG} LLGO_FIXTURE_SSIZE=${LLGO_SIZEOF_SSIZE_T})
+    if(_ctx STREQUAL "pthread")
+      target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_THREADED=1)
+    endif()
+    list(APPEND _contexts ${_ctx})
+  endforeach()
+else()
+  set(_contexts ${_llgo_contexts_${LLGO_WASM_VARIANT}})
+endif()
+
+foreach(_ctx IN LISTS _contexts)
+  string(REPLACE "-" "_" _cid "${_ctx}")
+  if(LLGO_WASM_VARIANT STREQUAL "native")
+    set(_artifact "$<TARGET_FILE:scheduler_${_ctx}>")
+  elseif(LLGO_WASM_VARIANT MATCHES "^J")
+    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}")
+  else()
+    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}.wasm")
+  endif()
+  if(_ctx STREQUAL "pthread")
+    set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
+    if(LLGO_WASM_VARIANT STREQUAL "native")
+      set(_parked 10000)
+    else()
+      set(_parked 64)
+    endif()
+  else()
+    set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
+    set(_parked 10000)
+  endif()
+  llgo_wasm_engines(${LLGO_WASM_VARIANT} "${_artifact}" _fx)
+  foreach(_engine IN LISTS _fx_ENGINES)
+    set(_name fixture.${LLGO_WASM_VARIANT}.${_engine}.${_ctx})
+    llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+      LABELS "fixture;demo;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 0
+      STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
+             "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
+             "${_order}"
+             "serial lifecycles: 5000 ok"
+             "parked at once: ${_parked}, readied and finished ok"
+             "wasm scheduler ok")
+    llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
+      STDOUT "worker exiting while main is parked"
+      STDERR "fatal error: all goroutines are asleep - deadlock!")
+    llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
+      STDOUT "WORKER_RETURNING"
+      STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
+    llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      ENV LLGO_WASM_SCHEDULER_PANIC=1
+      STDERR "panic: fixture panic in a goroutine")
+  endforeach()
+endforeach()

@@ -1,0 +1,129 @@
+# cmake/wasm-variant/fixtures.cmake: the runtime and the scheduler fixture for one wasm variant,
+# once per execution-context backend the variant supports (J32/J64: emscripten-fiber and
+# asyncify; P1: asyncify; P1T: pthread).
+#
+# Everything variant-specific comes from the driver: `llgo-wasm resolve --json` gives the data
+# model and flags, `llgo-wasm sources` the runtime files whose //llgo:build line matches.
+# The driver runs at configure time; the superbuild builds it before configuring this project.
+if(NOT LLGO_WASM_DRIVER OR NOT EXISTS "${LLGO_WASM_DRIVER}")
+  message(FATAL_ERROR "cmake/wasm-variant needs LLGO_WASM_DRIVER (the llgo-wasm CLI) to select runtime sources; got '${LLGO_WASM_DRIVER}'")
+endif()
+enable_language(ASM)
+
+set(_target_J32 wasm)
+set(_target_J64 js-wasm)
+set(_target_P1 wasip1)
+set(_target_P1T wasip1-threads)
+set(LLGO_WASM_TARGET ${_target_${LLGO_WASM_VARIANT}})
+
+# llgo_wasm_driver(<out-var> ARGS...): runs the driver; a failure stops the configuration with
+# the driver's own message.
+function(llgo_wasm_driver out)
+  execute_process(COMMAND "${LLGO_WASM_DRIVER}" ${ARGN}
+    OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    string(REPLACE ";" " " _args "${ARGN}")
+    message(FATAL_ERROR "llgo-wasm ${_args} failed (${_rc}):\n${_err}")
+  endif()
+  set(${out} "${_out}" PARENT_SCOPE)
+endfunction()
+
+# JSON array -> CMake list; each entry may hold a flag and its argument ("-mllvm -x").
+function(llgo_wasm_json_flags out json)
+  set(_list "")
+  string(JSON _n ERROR_VARIABLE _e LENGTH "${json}" ${ARGN})
+  if(_e OR _n EQUAL 0)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  math(EXPR _last "${_n} - 1")
+  foreach(_i RANGE ${_last})
+    string(JSON _v GET "${json}" ${ARGN} ${_i})
+    separate_arguments(_parts UNIX_COMMAND "${_v}")
+    list(APPEND _list ${_parts})
+  endforeach()
+  set(${out} "${_list}" PARENT_SCOPE)
+endfunction()
+
+llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})
+string(JSON _contexts GET "${_resolved}" capabilities supported_contexts)
+string(JSON _ncontexts LENGTH "${_contexts}")
+math(EXPR _ncontexts "${_ncontexts} - 1")
+
+if(EXISTS "${ROOT}/cmake/LlgoWasmLink.cmake")
+  include("${ROOT}/cmake/LlgoWasmLink.cmake")
+endif()
+
+set(LLGO_WASM_FIXTURE_CONTEXTS "")
+foreach(_ci RANGE ${_ncontexts})
+  string(JSON _ctx GET "${_contexts}" ${_ci})
+  string(REPLACE "-" "_" _cid "${_ctx}")
+  list(APPEND LLGO_WASM_FIXTURE_CONTEXTS ${_ctx})
+
+  llgo_wasm_driver(_r resolve --json --target ${LLGO_WASM_TARGET} --context ${_ctx})
+  llgo_wasm_json_flags(_cflags "${_r}" cflags)
+  llgo_wasm_json_flags(_ldflags "${_r}" ldflags)
+  string(JSON _ptr GET "${_r}" data_model pointer)
+  string(JSON _long GET "${_r}" data_model long)
+  string(JSON _ssize GET "${_r}" data_model ssize_t)
+
+  llgo_wasm_driver(_files sources --dir "${ROOT}/runtime/src" --target ${LLGO_WASM_TARGET} --context ${_ctx})
+  string(REPLACE "\n" ";" _files "${_files}")
+  set(_context_sources "")
+  set(_runtime_sources "")
+  foreach(_f IN LISTS _files)
+    if(NOT _f MATCHES "\\.(c|S|s)$")
+      continue()
+    endif()
+    if(_f MATCHES "^wasmcontext")
+      list(APPEND _context_sources "${ROOT}/runtime/src/${_f}")
+    else()
+      list(APPEND _runtime_sources "${ROOT}/runtime/src/${_f}")
+    endif()
+  endforeach()
+  message(STATUS "${LLGO_WASM_VARIANT}/${_ctx}: runtime sources selected by the driver: ${_files}")
+
+  # The context layer is its own library that sees only its own headers (the boundary).
+  add_library(llgo_wasmcontext_${_cid} STATIC ${_context_sources})
+  target_include_directories(llgo_wasmcontext_${_cid} PRIVATE "${ROOT}/runtime/src/wasmcontext")
+  target_compile_options(llgo_wasmcontext_${_cid} PRIVATE ${_cflags})
+  add_library(llgo_runtime_${_cid} STATIC ${_runtime_sources})
+  target_include_directories(llgo_runtime_${_cid} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
+  target_compile_options(llgo_runtime_${_cid} PRIVATE ${_cflags})
+  target_link_libraries(llgo_runtime_${_cid} PUBLIC llgo_wasmcontext_${_cid})
+
+  set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
+  if(_ctx STREQUAL "pthread")
+    # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
+    list(APPEND _defs LLGO_FIXTURE_THREADED=1 LLGO_FIXTURE_PARKED_COUNT=64)
+  endif()
+
+  set(_outputs scheduler_${_cid})
+  if(LLGO_WASM_VARIANT MATCHES "^J")
+    list(APPEND _outputs scheduler_${_cid}_esm)
+  endif()
+  foreach(_exe IN LISTS _outputs)
+    add_executable(${_exe} "${ROOT}/tests/fixtures/scheduler.c")
+    target_compile_definitions(${_exe} PRIVATE ${_defs})
+    target_compile_options(${_exe} PRIVATE ${_cflags})
+    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_cid})
+    target_link_options(${_exe} PRIVATE ${_ldflags})
+    if(LLGO_WASM_VARIANT MATCHES "^J")
+      # main's status must reach the host; the environment must reach getenv (a pre-js copies
+      # Node's process.env, which Emscripten does not do by itself).
+      target_link_options(${_exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
+        "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
+      if(_exe MATCHES "_esm$")
+        set_target_properties(${_exe} PROPERTIES SUFFIX ".mjs")
+      endif()
+    elseif(LLGO_WASM_VARIANT STREQUAL "P1T")
+      target_link_options(${_exe} PRIVATE -Wl,--import-memory,--export-memory,--shared-memory,--max-memory=1073741824)
+    endif()
+    if(COMMAND llgo_wasm_use_driver_link AND LLGO_WASM_VARIANT MATCHES "^P1")
+      llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
+    endif()
+  endforeach()
+endforeach()
+
+# What the superbuild's tests need to know about this build.
+file(WRITE "${CMAKE_BINARY_DIR}/fixtures.env" "LLGO_WASM_FIXTURE_CONTEXTS=${LLGO_WASM_FIXTURE_CONTEXTS}\n")
