@@ -1,0 +1,196 @@
+//llgo:build llgo.context_pthread
+/*
+ * proc_pthread.c - the 1:1 scheduler backend (P1T with wasi-threads, and
+ * native): every goroutine is its own thread, with its own M and P ids, so
+ * goroutines run in parallel when the host allows it.
+ *
+ * Park and ready use a mutex and condition variable per goroutine; a ready
+ * that arrives before the matching park is remembered, so park returns at
+ * once. Gosched is sched_yield(): backend-dependent, a hint to the OS, not a
+ * handoff. Deadlock detection counts goroutines that are neither dead nor
+ * parked: when the last one parks or exits, it is the same fatal error as on
+ * the single-worker scheduler. Limits: thread stacks are at least 128 KiB;
+ * a finished goroutine's record is freed, so readying it afterwards is a bug
+ * (as in Go); there is no run queue and no context pool.
+ */
+#define _GNU_SOURCE
+#include "gstate.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define LLGO_PTHREAD_MIN_STACK_SIZE ((size_t)128 * 1024)
+
+typedef struct pthread_g {
+  llgo_g g; /* must be first */
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  int wake_pending; /* a ready arrived while the goroutine was still running */
+  uint64_t m_id;
+  int64_t p_id;
+} pthread_g;
+
+static _Thread_local pthread_g *current;
+static _Atomic long active_goroutines; /* live and not parked */
+static pthread_mutex_t main_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t main_returned = PTHREAD_COND_INITIALIZER;
+static int main_done;
+static int main_status;
+static int started;
+static int (*program_main)(int, char **);
+static int program_argc;
+static char **program_argv;
+
+llgo_g *llgo_current_g(void) { return current == NULL ? NULL : &current->g; }
+
+static _Noreturn void die_of_deadlock(void) {
+  if (llgo_live_g_count() == 0 && llgo_main_called_goexit()) {
+    llgo_fatal(LLGO_DEADLOCK_MAIN_GOEXIT);
+  }
+  llgo_fatal(LLGO_DEADLOCK_ASLEEP);
+}
+
+static pthread_g *running_or_die(const char *operation) {
+  if (current == NULL) {
+    llgo_fatalf("%s called outside a goroutine (run the program through llgo_run_main)",
+                operation);
+  }
+  return current;
+}
+
+static void *thread_main(void *arg) {
+  pthread_g *self = arg;
+  current = self;
+  self->m_id = llgo_next_m_id();
+  self->p_id = llgo_next_p_id();
+  llgo_casgstatus(&self->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
+  int ended_by_goexit = llgo_g_run_body(&self->g);
+  if (self->g.is_main && !ended_by_goexit) {
+    pthread_mutex_lock(&main_lock);
+    main_done = 1;
+    pthread_cond_signal(&main_returned);
+    pthread_mutex_unlock(&main_lock);
+    return NULL; /* the host returns main's status; the process ends */
+  }
+  llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_DEAD);
+  llgo_live_g_exited(self->g.is_main);
+  current = NULL;
+  pthread_mutex_destroy(&self->lock);
+  pthread_cond_destroy(&self->wake);
+  free(self);
+  if (atomic_fetch_sub(&active_goroutines, 1) == 1) {
+    die_of_deadlock();
+  }
+  return NULL;
+}
+
+static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
+  if (!started) {
+    llgo_fatal("llgo_go called before llgo_run_main (goroutines need the scheduler)");
+  }
+  pthread_g *gp = calloc(1, sizeof *gp);
+  if (gp == NULL) {
+    llgo_fatal("out of memory allocating a goroutine");
+  }
+  llgo_g_init(&gp->g, fn, arg, is_main);
+  pthread_mutex_init(&gp->lock, NULL);
+  pthread_cond_init(&gp->wake, NULL);
+  llgo_live_g_started();
+  atomic_fetch_add(&active_goroutines, 1);
+  llgo_casgstatus(&gp->g, LLGO_G_IDLE, LLGO_G_RUNNABLE);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  if (stack_size < LLGO_PTHREAD_MIN_STACK_SIZE) {
+    stack_size = LLGO_PTHREAD_MIN_STACK_SIZE;
+  }
+  pthread_attr_setstacksize(&attributes, stack_size);
+  pthread_t thread;
+  int error = pthread_create(&thread, &attributes, thread_main, gp);
+  pthread_attr_destroy(&attributes);
+  if (error != 0) {
+    llgo_fatalf("cannot start a thread for goroutine %llu (pthread_create error %d)",
+                (unsigned long long)gp->g.id, error);
+  }
+}
+
+void llgo_go(llgo_go_fn fn, void *arg) { newproc(fn, arg, LLGO_DEFAULT_STACK_SIZE, 0); }
+
+void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
+  newproc(fn, arg, stack_size, 0);
+}
+
+void llgo_gosched(void) {
+  running_or_die("llgo_gosched");
+  sched_yield();
+}
+
+void llgo_park(void) {
+  pthread_g *self = running_or_die("llgo_park");
+  pthread_mutex_lock(&self->lock);
+  if (self->wake_pending) {
+    self->wake_pending = 0;
+    pthread_mutex_unlock(&self->lock);
+    return;
+  }
+  llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
+  if (atomic_fetch_sub(&active_goroutines, 1) == 1) {
+    die_of_deadlock();
+  }
+  while (llgo_test_g_status(&self->g) == LLGO_G_WAITING) {
+    pthread_cond_wait(&self->wake, &self->lock);
+  }
+  llgo_casgstatus(&self->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
+  pthread_mutex_unlock(&self->lock);
+}
+
+void llgo_ready(llgo_g *g) {
+  if (g == NULL) {
+    llgo_fatal("llgo_ready: NULL goroutine");
+  }
+  pthread_g *gp = (pthread_g *)(void *)g;
+  pthread_mutex_lock(&gp->lock);
+  if (llgo_test_g_status(g) == LLGO_G_RUNNING && !gp->wake_pending) {
+    gp->wake_pending = 1; /* it has not parked yet */
+  } else {
+    atomic_fetch_add(&active_goroutines, 1);
+    llgo_casgstatus(g, LLGO_G_WAITING, LLGO_G_RUNNABLE);
+    pthread_cond_signal(&gp->wake);
+  }
+  pthread_mutex_unlock(&gp->lock);
+}
+
+static void run_program_main(void *unused) {
+  (void)unused;
+  main_status = program_main(program_argc, program_argv);
+}
+
+int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
+  if (started) {
+    llgo_fatal("llgo_run_main called twice (it runs the program once per process)");
+  }
+  started = 1;
+  program_main = main_fn;
+  program_argc = argc;
+  program_argv = argv;
+  /* main gets a large thread stack: it runs package init and user code. */
+  newproc(run_program_main, NULL, (size_t)8 * 1024 * 1024, 1);
+  pthread_mutex_lock(&main_lock);
+  while (!main_done) {
+    pthread_cond_wait(&main_returned, &main_lock);
+  }
+  pthread_mutex_unlock(&main_lock);
+  return main_status;
+}
+
+uint64_t llgo_test_m_id(void) { return current == NULL ? 0 : current->m_id; }
+int64_t llgo_test_p_id(void) { return current == NULL ? -1 : current->p_id; }
+int llgo_test_p_status(void) { return current == NULL ? LLGO_P_IDLE : LLGO_P_RUNNING; }
+size_t llgo_test_runqueue_len(void) { return 0; }
+uint64_t llgo_test_live_g_count(void) { return llgo_live_g_count(); }
+size_t llgo_test_context_pool_len(void) { return 0; }
+uint64_t llgo_test_contexts_created(void) { return 0; }
+void llgo_test_smash_stack_canary(void) {}
+void llgo_test_overflow_asyncify_area(void) {}
