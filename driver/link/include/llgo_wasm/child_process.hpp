@@ -1,0 +1,27 @@
+// Runs a tool as a child process (posix_spawn, no shell) and reports how it ended.
+// Limits: POSIX only; stdin is inherited; stdout can be captured, stderr always inherited.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace llgo_wasm {
+
+struct ChildResult {
+  bool started = false;        // false: the tool could not be executed (see start_error)
+  std::string start_error;
+  bool exited = false;         // normal exit; exit_status valid
+  int exit_status = -1;
+  int terminating_signal = 0;  // killed by a signal; 0 otherwise
+  std::string captured_stdout;
+
+  bool succeeded() const { return started && exited && exit_status == 0; }
+  std::string describe_failure(const std::string& tool) const;  // "wasm-opt was killed by SIGKILL"
+};
+
+ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout = false);
+
+// The pid of the child currently being waited for, or 0 (used to forward SIGINT/SIGTERM).
+int current_child_process_id();
+
+}  // namespace llgo_wasm

@@ -1,0 +1,49 @@
+// Parses the argument list of `llgo-wasm link`, which is also used as CMake's link rule, so it
+// accepts compiler-driver style link lines: objects and archives, `-o OUT`, `-l`/`-L`,
+// `-Wl,...`, `-Xlinker X`, `-mllvm X` and any other flag (passed through to clang).
+// Limits: a flag the parser does not know is assumed to take no separate value.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace llgo_wasm {
+
+enum class LinkOutputKind { executable, archive, shared };
+
+const char* to_string(LinkOutputKind kind);
+
+// Thrown for malformed link arguments (exit status 2).
+struct LinkUsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LinkArguments {
+  LinkOutputKind kind = LinkOutputKind::executable;
+  std::string output_path;                  // -o
+  std::vector<std::string> inputs;          // objects, archives (positional arguments)
+  // What the link tool gets, in the original order: inputs and clang flags (-l, -L, -Wl,...),
+  // without driver options, -o and -O*.
+  std::vector<std::string> link_line;
+  std::vector<std::string> extra_linker_args;  // after `--`, appended to the clang line as-is
+  std::vector<std::string> stripped_optimization_flags;  // -O* removed from the clang line
+  std::optional<std::string> compiler;      // --cc
+  std::optional<std::string> sysroot;       // --sysroot (also accepted as a clang flag)
+  std::vector<std::string> asyncify_imports;  // --asyncify-import MODULE.NAME (extra switch points)
+  bool asyncify_narrowing = true;           // --no-asyncify-narrowing turns it off
+  bool dry_run = false;
+  bool json = false;
+  bool verbose = false;
+  bool print_wasm_opt = false;
+  bool help = false;
+};
+
+LinkArguments parse_link_arguments(const std::vector<std::string>& args);
+
+// True for -O, -O0..-O4, -Os, -Oz, -Og, -Ofast: the flags that make clang run its own
+// hidden wasm-opt at link time when one is on PATH.
+bool is_optimization_flag(const std::string& arg);
+
+}  // namespace llgo_wasm

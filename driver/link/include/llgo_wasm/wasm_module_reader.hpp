@@ -1,0 +1,72 @@
+// A small reader for WebAssembly binary modules: imports, memories, exports, function names,
+// and an opcode walk over every function body that records exception-handling instructions
+// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref).
+// Limits: decodes the MVP, sign-extension, saturating conversions, bulk memory, reference
+// types, tail calls, SIMD (incl. relaxed), threads/atomics and both EH encodings; a GC (0xfb)
+// or other unknown opcode is reported as a decode error rather than guessed past.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace llgo_wasm {
+
+struct WasmDecodeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class WasmExternalKind : uint8_t { function = 0, table = 1, memory = 2, global = 3, tag = 4 };
+const char* to_string(WasmExternalKind kind);
+
+struct WasmLimits {
+  uint64_t minimum = 0;
+  std::optional<uint64_t> maximum;
+  bool shared = false;
+  bool memory64 = false;
+};
+
+struct WasmImport {
+  std::string module;
+  std::string name;
+  WasmExternalKind kind = WasmExternalKind::function;
+  std::optional<WasmLimits> memory_limits;  // kind == memory
+};
+
+struct WasmExport {
+  std::string name;
+  WasmExternalKind kind = WasmExternalKind::function;
+  uint32_t index = 0;
+};
+
+// One occurrence of an exception-handling instruction.
+struct WasmInstructionSite {
+  uint8_t opcode = 0;
+  uint32_t function_index = 0;  // in the function index space (imports first)
+  uint64_t file_offset = 0;
+};
+
+struct WasmModuleSummary {
+  std::vector<WasmImport> imports;
+  std::vector<WasmLimits> defined_memories;
+  std::vector<WasmExport> exports;
+  uint32_t imported_function_count = 0;
+  uint32_t defined_function_count = 0;
+  std::vector<WasmInstructionSite> legacy_eh_sites;  // try, catch, catch_all, delegate, rethrow
+  uint64_t try_table_count = 0;
+  uint64_t throw_ref_count = 0;
+  uint64_t instruction_count = 0;
+  std::vector<std::pair<uint32_t, std::string>> function_names;  // from the "name" section
+
+  std::string function_name(uint32_t function_index) const;  // "" when unnamed
+};
+
+WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes);
+WasmModuleSummary read_wasm_module_file(const std::string& path);
+
+// "try", "catch", ... for the legacy EH opcodes; "0x.." otherwise.
+std::string exception_opcode_name(uint8_t opcode);
+
+}  // namespace llgo_wasm

@@ -1,0 +1,110 @@
+// posix_spawn-based child runner (see child_process.hpp).
+#include "llgo_wasm/child_process.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace llgo_wasm {
+namespace {
+
+std::atomic<int> running_child{0};
+
+std::string signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGKILL: return "SIGKILL";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "signal " + std::to_string(signal_number);
+  }
+}
+
+}  // namespace
+
+int current_child_process_id() { return running_child.load(); }
+
+std::string ChildResult::describe_failure(const std::string& tool) const {
+  if (!started) return "could not run " + tool + ": " + start_error;
+  if (terminating_signal != 0) return tool + " was killed by " + signal_name(terminating_signal);
+  if (exited && exit_status != 0) return tool + " failed with exit status " + std::to_string(exit_status);
+  return tool + " ended abnormally";
+}
+
+ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout) {
+  ChildResult result;
+  if (command.empty() || command.front().empty()) {
+    result.start_error = "no program given";
+    return result;
+  }
+  std::vector<char*> argv;
+  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+
+  int pipe_fds[2] = {-1, -1};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (capture_stdout) {
+    if (pipe(pipe_fds) != 0) {
+      result.start_error = std::string("pipe: ") + std::strerror(errno);
+      posix_spawn_file_actions_destroy(&actions);
+      return result;
+    }
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  }
+  pid_t pid = 0;
+  int spawn_error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (capture_stdout) close(pipe_fds[1]);
+  if (spawn_error != 0) {
+    result.start_error = std::string(std::strerror(spawn_error)) + " (" + command.front() + ")";
+    if (capture_stdout) close(pipe_fds[0]);
+    return result;
+  }
+  result.started = true;
+  running_child.store(pid);
+  if (capture_stdout) {
+    char buffer[4096];
+    for (;;) {
+      ssize_t count = read(pipe_fds[0], buffer, sizeof buffer);
+      if (count > 0) {
+        result.captured_stdout.append(buffer, static_cast<size_t>(count));
+      } else if (count == 0 || errno != EINTR) {
+        break;
+      }
+    }
+    close(pipe_fds[0]);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      result.started = false;
+      result.start_error = std::string("waitpid: ") + std::strerror(errno);
+      running_child.store(0);
+      return result;
+    }
+  }
+  running_child.store(0);
+  if (WIFEXITED(status)) {
+    result.exited = true;
+    result.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.terminating_signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+}  // namespace llgo_wasm

@@ -1,0 +1,202 @@
+// `llgo-wasm link`: argument parsing, tool discovery, planning, dry-run printing and execution.
+#include "llgo_wasm/link_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <random>
+#include <unistd.h>
+
+#include "llgo_wasm/link_arguments.hpp"
+#include "llgo_wasm/link_executor.hpp"
+#include "llgo_wasm/link_plan.hpp"
+#include "llgo_wasm/wasm_opt_discovery.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string json_string(const nlohmann::json& object, const char* key) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string capability(const nlohmann::json& resolved_target, const char* key) {
+  auto capabilities = resolved_target.find("capabilities");
+  if (capabilities == resolved_target.end() || !capabilities->is_object()) return {};
+  return json_string(*capabilities, key);
+}
+
+// --cc, then $CC, then the compiler this kind of target is built with.
+std::string choose_compiler(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+                            const EnvironmentLookup& environment) {
+  if (arguments.compiler) return *arguments.compiler;
+  if (auto cc = environment("CC")) return *cc;
+  if (capability(resolved_target, "asyncify") == "emscripten") return "emcc";
+  if (json_string(resolved_target, "variant") == "native") return "cc";
+  for (const char* name : {"clang-19", "clang"}) {
+    if (auto found = find_on_path(name, environment)) return *found;
+  }
+  return "clang";
+}
+
+// llvm-ar next to the compiler, then llvm-ar-19 / llvm-ar on PATH, then $AR.
+std::string choose_archiver(const std::string& compiler, const EnvironmentLookup& environment) {
+  if (auto ar = environment("AR")) return *ar;
+  fs::path compiler_path(compiler);
+  if (compiler_path.has_parent_path()) {
+    std::string suffix;
+    std::string name = compiler_path.filename().string();
+    if (auto dash = name.rfind('-'); dash != std::string::npos && name.rfind("clang-", 0) == 0) suffix = name.substr(dash);
+    for (const std::string& candidate : {"llvm-ar" + suffix, std::string("llvm-ar")}) {
+      fs::path sibling = compiler_path.parent_path() / candidate;
+      if (access(sibling.c_str(), X_OK) == 0) return sibling.string();
+    }
+  }
+  for (const char* name : {"llvm-ar-19", "llvm-ar"}) {
+    if (auto found = find_on_path(name, environment)) return *found;
+  }
+  return "llvm-ar";
+}
+
+// $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot, then the setup folder's wasi-sysroot.
+std::optional<std::string> choose_wasi_sysroot(const EnvironmentLookup& environment, std::vector<std::string>& tried) {
+  std::vector<std::string> candidates;
+  if (auto explicit_root = environment("WASI_SYSROOT")) candidates.push_back(*explicit_root);
+  if (auto sdk = environment("WASI_SDK_PATH")) candidates.push_back(*sdk + "/share/wasi-sysroot");
+  if (auto setup = project_toolchain_dir(environment)) candidates.push_back(*setup + "/wasi-sysroot");
+  for (const auto& candidate : candidates) {
+    std::error_code ignored;
+    if (fs::is_directory(fs::path(candidate) / "lib", ignored)) return candidate;
+    tried.push_back(candidate);
+  }
+  return std::nullopt;
+}
+
+std::string random_token() {
+  std::random_device device;
+  std::uniform_int_distribution<unsigned> distribution(0, 0xffffff);
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%06x", distribution(device));
+  return buffer;
+}
+
+int print_wasm_opt(const LinkArguments& arguments, const EnvironmentLookup& environment) {
+  try {
+    WasmOptTool tool = discover_wasm_opt(environment);
+    if (arguments.json) {
+      std::cout << nlohmann::json{{"path", tool.path}, {"source", tool.source}, {"version", tool.version},
+                                  {"version_string", tool.version_string}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::cout << tool.version_string << "\n";
+      if (arguments.verbose) std::cerr << "llgo-wasm link: wasm-opt from " << tool.source << ": " << tool.path << "\n";
+    }
+    return 0;
+  } catch (const WasmOptDiscoveryError& error) {
+    std::cerr << "llgo-wasm link: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+std::string link_command_usage() {
+  return R"(usage: llgo-wasm link [common options] [--dry-run] [--json] [-v] [--kind executable|archive|shared]
+                      [--cc CLANG] [--sysroot DIR] [--no-asyncify-narrowing]
+                      [--asyncify-import MODULE.NAME]... -o OUTPUT inputs... [clang flags...] [-- extra linker args]
+       llgo-wasm link --print-wasm-opt [--json]
+
+Links objects and archives for the resolved target.  P1 executables are linked to a temporary
+core module, run through the pinned wasm-opt (--asyncify, then --translate-to-exnref), validated
+and renamed onto OUTPUT; nothing is ever half-written.  -O flags are removed from the clang line
+(clang would run its own hidden wasm-opt) and passed to the wasm-opt step.
+  --dry-run                print the plan instead of running it (--json: as JSON)
+  -v, --verbose            one line per step: time, sizes before/after wasm-opt
+  --kind KIND              executable (default), archive (llvm-ar) or shared
+  --cc PATH                the compiler driver used to link (default: $CC, clang-19, clang)
+  --sysroot DIR            WASI sysroot (default: $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot,
+                           the setup folder's wasi-sysroot)
+  --no-asyncify-narrowing  instrument as if every import may switch (for benchmarks)
+  --asyncify-import M.N    an extra import that may switch (start an unwind)
+  --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
+Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC, AR.
+)";
+}
+
+int run_link_command(const nlohmann::json& resolved_target, const std::vector<std::string>& args) {
+  LinkArguments arguments;
+  try {
+    arguments = parse_link_arguments(args);
+  } catch (const LinkUsageError& error) {
+    std::cerr << "llgo-wasm link: " << error.what() << "\n(see llgo-wasm link --help)\n";
+    return 2;
+  }
+  if (arguments.help) {
+    std::cout << link_command_usage();
+    return 0;
+  }
+  const EnvironmentLookup environment = process_environment();
+  if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);
+  if (!resolved_target.is_object()) {
+    std::cerr << "llgo-wasm link: the resolved target is not a JSON object\n";
+    return 2;
+  }
+
+  LinkToolchain toolchain;
+  toolchain.compiler = choose_compiler(resolved_target, arguments, environment);
+  if (arguments.kind == LinkOutputKind::archive) toolchain.archiver = choose_archiver(toolchain.compiler, environment);
+  std::vector<std::string> sysroots_tried;
+  if (json_string(resolved_target, "goos") == "wasip1" && !arguments.sysroot) {
+    toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
+  }
+  std::optional<std::string> wasm_opt_problem;
+  std::optional<WasmOptTool> wasm_opt;
+  if (arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target)) {
+    try {
+      wasm_opt = discover_wasm_opt(environment);
+      toolchain.wasm_opt = wasm_opt->path;
+    } catch (const WasmOptDiscoveryError& error) {
+      wasm_opt_problem = error.what();
+      toolchain.wasm_opt = "wasm-opt";
+    }
+  }
+
+  LinkPlan plan = build_link_plan(resolved_target, arguments, toolchain,
+                                  TemporaryNaming{static_cast<long>(getpid()), random_token()});
+  if (!sysroots_tried.empty() && !toolchain.sysroot) {
+    std::string tried;
+    for (const auto& path : sysroots_tried) tried += " " + path;
+    plan.notes.push_back("no WASI sysroot found (tried:" + tried + "); clang's default is used; pass --sysroot DIR");
+  }
+  if (wasm_opt) plan.notes.push_back("wasm-opt: " + wasm_opt->version_string + " from " + wasm_opt->source + " (" + wasm_opt->path + ")");
+
+  if (arguments.dry_run) {
+    if (wasm_opt_problem) plan.notes.push_back("wasm-opt problem (a real link would fail): " + *wasm_opt_problem);
+    if (arguments.json) {
+      std::cout << link_plan_to_json(plan).dump(2) << "\n";
+    } else {
+      std::cout << format_link_plan_text(plan);
+    }
+    return 0;
+  }
+  if (wasm_opt_problem) {
+    std::cerr << "llgo-wasm link: " << *wasm_opt_problem << "\n";
+    return 1;
+  }
+  if (arguments.verbose) {
+    for (const auto& note : plan.notes) std::cerr << "llgo-wasm link: note: " << note << "\n";
+  }
+  LinkExecutionOptions options;
+  options.verbose = arguments.verbose;
+  options.show_progress = isatty(STDERR_FILENO) != 0;
+  LinkExecutionResult result = execute_link_plan(plan, options, std::cerr);
+  if (!result.succeeded) {
+    std::cerr << "llgo-wasm link: " << result.error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace llgo_wasm

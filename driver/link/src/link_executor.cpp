@@ -1,0 +1,280 @@
+// Runs LinkPlans with all-or-nothing publishing (see link_executor.hpp).
+// Limits: stale-temporary detection trusts pids on this machine (a temp from another host on a
+// shared file system, or whose pid was reused, is left for a later run); SIGKILL of the driver
+// itself leaves its temporaries, which the next link of the same output sweeps.
+#include "llgo_wasm/link_executor.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "llgo_wasm/child_process.hpp"
+#include "llgo_wasm/wasm_module_reader.hpp"
+#include "llgo_wasm/wasm_module_validation.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t pending_signal = 0;
+
+void on_terminating_signal(int signal_number) {
+  pending_signal = signal_number;
+  int child = current_child_process_id();
+  if (child > 0) kill(child, signal_number);
+}
+
+// Forwards SIGINT/SIGTERM/SIGHUP to the running tool while a plan runs, so the executor can
+// clean up before the driver dies; restores the previous handlers afterwards.
+class TerminationGuard {
+ public:
+  TerminationGuard() {
+    pending_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = on_terminating_signal;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], &action, &previous_[i]);
+  }
+  ~TerminationGuard() {
+    for (size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], &previous_[i], nullptr);
+  }
+  int pending() const { return pending_signal; }
+  void reraise_if_pending() const {
+    int signal_number = pending_signal;
+    if (signal_number != 0) {
+      pending_signal = 0;
+      raise(signal_number);  // previous handler (default: terminate) is back in place
+    }
+  }
+
+ private:
+  static constexpr int signals_[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous_[3] {};
+};
+
+// "step 2/4 asyncify+exnref, 3.2 s" on a terminal once a link has run for a while.
+class ProgressLine {
+ public:
+  ProgressLine(bool enabled, std::chrono::milliseconds delay) : enabled_(enabled), delay_(delay) {
+    if (enabled_) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!enabled_) return;
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+  void set_step(const std::string& label) {
+    std::lock_guard lock(mutex_);
+    step_ = label;
+    step_started_ = Clock::now();
+  }
+
+ private:
+  void loop() {
+    const auto link_started = Clock::now();
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, std::chrono::milliseconds(200));
+      if (stopping_ || Clock::now() - link_started < delay_) continue;
+      double step_seconds = std::chrono::duration<double>(Clock::now() - step_started_).count();
+      double total_seconds = std::chrono::duration<double>(Clock::now() - link_started).count();
+      std::fprintf(stderr, "\r\033[Kllgo-wasm link: %s  %.1f s (total %.1f s)", step_.c_str(), step_seconds, total_seconds);
+      std::fflush(stderr);
+      shown_ = true;
+    }
+  }
+
+  bool enabled_;
+  std::chrono::milliseconds delay_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool shown_ = false;
+  std::string step_;
+  Clock::time_point step_started_ = Clock::now();
+};
+
+std::optional<uintmax_t> file_size(const std::string& path) {
+  std::error_code error;
+  uintmax_t size = fs::file_size(path, error);
+  if (error) return std::nullopt;
+  return size;
+}
+
+std::string size_change(uintmax_t before, uintmax_t after) {
+  char buffer[128];
+  double percent = before == 0 ? 0.0 : (static_cast<double>(after) - static_cast<double>(before)) * 100.0 / static_cast<double>(before);
+  std::snprintf(buffer, sizeof buffer, "%ju B -> %ju B (%+.1f%%)", before, after, percent);
+  return buffer;
+}
+
+std::string command_line(const std::vector<std::string>& command) {
+  std::string line;
+  for (const auto& word : command) line += (line.empty() ? "" : " ") + word;
+  return line;
+}
+
+void remove_temporaries(const LinkPlan& plan) {
+  for (const auto& temp : plan.temporaries) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+  }
+}
+
+bool process_is_alive(long pid) {
+  if (pid <= 0) return false;
+  return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_stale_temporaries(const std::string& output_path,
+                                                 std::chrono::system_clock::time_point run_started) {
+  std::vector<std::string> removed;
+  fs::path output(output_path);
+  fs::path directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  const std::string prefix = "." + output.filename().string() + ".";
+  std::error_code error;
+  fs::directory_iterator entries(directory, error);
+  if (error) return removed;
+  for (const auto& entry : entries) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 4 || name.substr(name.size() - 4) != ".tmp") continue;
+    // The rest is <role>.<pid>.<token>.tmp
+    std::string rest = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+    size_t token_dot = rest.rfind('.');
+    if (token_dot == std::string::npos) continue;
+    size_t pid_dot = rest.rfind('.', token_dot - 1);
+    if (pid_dot == std::string::npos || token_dot == 0) continue;
+    const std::string pid_text = rest.substr(pid_dot + 1, token_dot - pid_dot - 1);
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    long pid = std::stol(pid_text);
+    if (pid == static_cast<long>(getpid()) || process_is_alive(pid)) continue;
+    std::error_code time_error;
+    auto modified = fs::last_write_time(entry.path(), time_error);
+    if (time_error) continue;
+    auto modified_system = std::chrono::time_point_cast<std::chrono::system_clock::duration>(
+        modified - fs::file_time_type::clock::now() + std::chrono::system_clock::now());
+    if (modified_system >= run_started) continue;
+    std::error_code remove_error;
+    if (fs::remove(entry.path(), remove_error)) removed.push_back(entry.path().string());
+  }
+  return removed;
+}
+
+LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionOptions& options, std::ostream& diagnostics) {
+  LinkExecutionResult result;
+  const auto run_started = std::chrono::system_clock::now();
+  for (const auto& stale : sweep_stale_temporaries(plan.output_path, run_started)) {
+    if (options.verbose) diagnostics << "llgo-wasm link: removed stale temporary " << stale << "\n";
+  }
+  TerminationGuard termination;
+  auto fail = [&](size_t step_number, const LinkStep& step, const std::string& what) {
+    remove_temporaries(plan);
+    result.succeeded = false;
+    result.error = "link step " + std::to_string(step_number) + "/" + std::to_string(plan.steps.size()) + " (" +
+                   step.name + ") failed: " + what + "\n  the previous " + plan.output_path +
+                   " (if any) is unchanged; no temporary file is left";
+    return result;
+  };
+  {
+    ProgressLine progress(options.show_progress, options.progress_delay);
+    for (size_t index = 0; index < plan.steps.size(); ++index) {
+      const LinkStep& step = plan.steps[index];
+      const size_t number = index + 1;
+      progress.set_step("step " + std::to_string(number) + "/" + std::to_string(plan.steps.size()) + " " + step.name);
+      const auto step_started = Clock::now();
+      std::string detail;
+      switch (step.kind) {
+        case LinkStepKind::run_tool: {
+          const std::string tool = fs::path(step.command.front()).filename().string();
+          ChildResult run = run_child_process(step.command);
+          if (termination.pending()) {
+            fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
+            termination.reraise_if_pending();
+            return result;
+          }
+          if (!run.succeeded()) {
+            std::string what = run.describe_failure(tool);
+            if (!run.started) what += "\n  is the tool installed? (see docs/link-pipeline.md, tool discovery)";
+            what += "\n  command: " + command_line(step.command);
+            return fail(number, step, what);
+          }
+          for (const auto& output : step.outputs) {
+            auto size = file_size(output);
+            if (!size || *size == 0) {
+              return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(step.command));
+            }
+          }
+          if (!step.inputs.empty() && step.outputs.size() == 1 && step.name == "asyncify+exnref") {
+            auto before = file_size(step.inputs.front());
+            auto after = file_size(step.outputs.front());
+            if (before && after) detail = size_change(*before, *after);
+          } else if (step.outputs.size() == 1) {
+            if (auto size = file_size(step.outputs.front())) detail = std::to_string(*size) + " B";
+          }
+          break;
+        }
+        case LinkStepKind::validate_module: {
+          try {
+            WasmModuleSummary module = read_wasm_module_file(step.inputs.front());
+            auto violations = validate_module(module, step.expectations.value_or(ModuleExpectations{}));
+            if (!violations.empty()) {
+              std::string what = "the linked module breaks the " + plan.variant + " rules:";
+              for (const auto& violation : violations) what += "\n    " + violation;
+              return fail(number, step, what);
+            }
+            detail = std::to_string(module.imports.size()) + " imports, " + std::to_string(module.try_table_count) +
+                     " try_table, 0 legacy try";
+          } catch (const WasmDecodeError& error) {
+            return fail(number, step, std::string("cannot read the module: ") + error.what());
+          }
+          break;
+        }
+        case LinkStepKind::publish_output: {
+          if (std::rename(step.inputs.front().c_str(), step.outputs.front().c_str()) != 0) {
+            return fail(number, step, "rename " + step.inputs.front() + " -> " + step.outputs.front() + ": " + std::strerror(errno));
+          }
+          detail = step.outputs.front();
+          break;
+        }
+      }
+      const double seconds = std::chrono::duration<double>(Clock::now() - step_started).count();
+      result.steps.push_back({step.name, seconds, detail});
+      if (options.verbose) {
+        char summary[64];
+        std::snprintf(summary, sizeof summary, "llgo-wasm link: [%zu/%zu] %s %.3f s", number, plan.steps.size(),
+                      step.name.c_str(), seconds);
+        if (options.show_progress) diagnostics << "\r\033[K";
+        diagnostics << summary << (detail.empty() ? "" : ", " + detail) << std::endl;
+      }
+      if (termination.pending() && step.kind != LinkStepKind::publish_output) {
+        fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
+        termination.reraise_if_pending();
+        return result;
+      }
+    }
+  }
+  remove_temporaries(plan);
+  result.succeeded = true;
+  termination.reraise_if_pending();
+  return result;
+}
+
+}  // namespace llgo_wasm

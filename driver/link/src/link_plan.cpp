@@ -1,0 +1,276 @@
+// Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
+#include "llgo_wasm/link_plan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+namespace llgo_wasm {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string json_string(const nlohmann::json& object, const char* key) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string capability(const nlohmann::json& resolved_target, const char* key) {
+  auto capabilities = resolved_target.find("capabilities");
+  if (capabilities == resolved_target.end() || !capabilities->is_object()) return {};
+  return json_string(*capabilities, key);
+}
+
+bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vector<std::string>& prefixes) {
+  for (const auto& arg : line) {
+    for (const auto& prefix : prefixes) {
+      if (arg.rfind(prefix, 0) == 0) return true;
+    }
+  }
+  return false;
+}
+
+bool is_wasi_target(const nlohmann::json& resolved_target) {
+  return json_string(resolved_target, "goos") == "wasip1";
+}
+
+// A sysroot lays out libraries under lib/<triple>.  wasi-libc builds before 2024 (Debian's)
+// name the P1 directory wasm32-wasi, newer ones wasm32-wasip1; use the name the sysroot has.
+std::string link_triple_for_sysroot(const std::string& triple, const std::optional<std::string>& sysroot,
+                                    std::vector<std::string>& notes) {
+  if (!sysroot || triple.empty()) return triple;
+  std::vector<std::string> candidates = {triple};
+  if (triple == "wasm32-unknown-wasip1" || triple == "wasm32-wasip1") {
+    candidates.insert(candidates.end(), {"wasm32-wasip1", "wasm32-wasi"});
+  } else if (triple == "wasm32-wasip1-threads" || triple == "wasm32-unknown-wasip1-threads") {
+    candidates.insert(candidates.end(), {"wasm32-wasip1-threads", "wasm32-wasi-threads"});
+  }
+  for (const auto& candidate : candidates) {
+    std::error_code ignored;
+    if (fs::is_directory(fs::path(*sysroot) / "lib" / candidate, ignored)) {
+      if (candidate != triple) {
+        notes.push_back("linking with --target=" + candidate + " (the sysroot's name for " + triple + ")");
+      }
+      return candidate;
+    }
+  }
+  return triple;
+}
+
+// wasm-opt takes -O, -O0..-O4, -Os, -Oz; map clang's spellings onto those.
+std::optional<std::string> wasm_opt_level(const std::vector<std::string>& optimization_flags) {
+  if (optimization_flags.empty()) return std::nullopt;
+  const std::string& last = optimization_flags.back();
+  if (last == "-O0") return std::nullopt;
+  if (last == "-Ofast") return "-O3";
+  if (last == "-Og") return "-O1";
+  if (last.size() == 3 && last[2] > '4' && last[2] <= '9') return "-O4";
+  return last;
+}
+
+std::string shell_quote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
+                           std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') quoted += "'\\''";
+    else quoted += c;
+  }
+  return quoted + "'";
+}
+
+std::string describe_expectations(const ModuleExpectations& e) {
+  std::vector<std::string> parts;
+  if (e.forbid_shared_memory) parts.push_back("no shared memory");
+  if (e.require_shared_memory) parts.push_back("shared memory");
+  if (e.forbid_thread_imports) parts.push_back("no pthread/thread-spawn/wasi-threads imports");
+  if (e.forbid_asyncify_imports) parts.push_back("no asyncify.* imports");
+  if (e.forbid_legacy_exceptions) parts.push_back("no legacy try/catch (exnref only)");
+  for (const auto& name : e.required_function_exports) parts.push_back("exports function " + name);
+  for (const auto& name : e.required_memory_exports) parts.push_back("exports memory " + name);
+  if (parts.empty()) return "readable wasm module";
+  std::string joined;
+  for (const auto& part : parts) joined += (joined.empty() ? "" : ", ") + part;
+  return joined;
+}
+
+const char* step_kind_name(LinkStepKind kind) {
+  switch (kind) {
+    case LinkStepKind::run_tool: return "run";
+    case LinkStepKind::validate_module: return "validate";
+    case LinkStepKind::publish_output: return "publish";
+  }
+  return "?";
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_asyncify_switch_imports() {
+  static const std::vector<std::string> imports = {"asyncify.start_unwind", "asyncify.stop_rewind"};
+  return imports;
+}
+
+std::string temporary_path(const std::string& output_path, const std::string& role,
+                           const TemporaryNaming& naming) {
+  fs::path output(output_path);
+  std::string name = "." + output.filename().string() + "." + role + "." +
+                     std::to_string(naming.process_id) + "." + naming.random_token + ".tmp";
+  return (output.parent_path() / name).string();
+}
+
+bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
+  return capability(resolved_target, "asyncify") == "post-link";
+}
+
+LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+                         const LinkToolchain& toolchain, const TemporaryNaming& naming) {
+  LinkPlan plan;
+  plan.target_name = json_string(resolved_target, "name");
+  plan.variant = json_string(resolved_target, "variant");
+  plan.kind = arguments.kind;
+  plan.output_path = arguments.output_path;
+  const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
+  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target);
+
+  if (arguments.kind == LinkOutputKind::archive) {
+    const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
+    plan.temporaries.push_back(archive_temp);
+    LinkStep archive{LinkStepKind::run_tool, "archive", {toolchain.archiver, "rcs", archive_temp}, arguments.inputs, {archive_temp}, {}};
+    archive.command.insert(archive.command.end(), arguments.inputs.begin(), arguments.inputs.end());
+    plan.steps.push_back(archive);
+    if (arguments.link_line.size() != arguments.inputs.size()) {
+      plan.notes.push_back("flags other than inputs are ignored for an archive");
+    }
+    plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {archive_temp}, {arguments.output_path}, {}});
+    return plan;
+  }
+
+  // The tool-link step (clang, emcc or the host compiler).
+  std::vector<std::string> link = {compiler};
+  const bool wasi = is_wasi_target(resolved_target);
+  std::optional<std::string> sysroot = arguments.sysroot ? arguments.sysroot : toolchain.sysroot;
+  const bool user_gave_target = has_flag_with_prefix(arguments.link_line, {"--target=", "-target"});
+  const bool user_gave_sysroot = has_flag_with_prefix(arguments.link_line, {"--sysroot"});
+  std::string link_triple;
+  if (wasi) {
+    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, plan.notes);
+    if (!user_gave_target && !link_triple.empty()) link.push_back("--target=" + link_triple);
+    if (!user_gave_sysroot && sysroot) link.push_back("--sysroot=" + *sysroot);
+  }
+  if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
+  if (auto ldflags = resolved_target.find("ldflags"); ldflags != resolved_target.end() && ldflags->is_array()) {
+    for (const auto& flag : *ldflags) {
+      if (flag.is_string() && !is_optimization_flag(flag.get<std::string>())) link.push_back(flag.get<std::string>());
+    }
+  }
+  link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
+  if (post_link && sysroot && !link_triple.empty()) {
+    // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
+    std::error_code ignored;
+    bool present = fs::exists(fs::path(*sysroot) / "lib" / link_triple / "libsetjmp.a", ignored);
+    if (present && std::find(link.begin(), link.end(), "-lsetjmp") == link.end()) link.push_back("-lsetjmp");
+  }
+  link.insert(link.end(), arguments.extra_linker_args.begin(), arguments.extra_linker_args.end());
+  for (const auto& flag : arguments.stripped_optimization_flags) {
+    plan.notes.push_back("removed " + flag + " from the link line: with -O clang runs its own hidden "
+                         "wasm-opt at link time" +
+                         std::string(post_link ? "; the level goes to the pinned wasm-opt step instead" : ""));
+  }
+
+  const std::string linked = temporary_path(arguments.output_path, post_link ? "core" : "link", naming);
+  plan.temporaries.push_back(linked);
+  link.push_back("-o");
+  link.push_back(linked);
+  plan.steps.push_back({LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}, {}});
+
+  std::string to_publish = linked;
+  if (post_link) {
+    const std::string final_module = temporary_path(arguments.output_path, "final", naming);
+    plan.temporaries.push_back(final_module);
+    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling", "--asyncify"};
+    if (arguments.asyncify_narrowing) {
+      std::vector<std::string> switch_imports = default_asyncify_switch_imports();
+      if (auto extra = resolved_target.find("asyncify_imports"); extra != resolved_target.end() && extra->is_array()) {
+        for (const auto& name : *extra) {
+          if (name.is_string()) switch_imports.push_back(name.get<std::string>());
+        }
+      }
+      switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
+      std::string list;
+      for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
+      wasm_opt.push_back("--pass-arg=asyncify-imports@" + list);
+    } else {
+      plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+    }
+    if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
+    // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
+    wasm_opt.push_back("--translate-to-exnref");
+    wasm_opt.push_back("-o");
+    wasm_opt.push_back(final_module);
+    plan.steps.push_back({LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module}, {}});
+    to_publish = final_module;
+  }
+  ModuleExpectations expectations = expectations_for_variant(plan.variant);
+  if (arguments.kind == LinkOutputKind::executable && (plan.variant == "P1" || plan.variant == "P1T")) {
+    plan.steps.push_back({LinkStepKind::validate_module, "validate", {}, {to_publish}, {}, expectations});
+  }
+  plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}, {}});
+  return plan;
+}
+
+std::string format_link_plan_text(const LinkPlan& plan) {
+  std::ostringstream out;
+  out << "link plan: target " << (plan.target_name.empty() ? "?" : plan.target_name);
+  if (!plan.variant.empty()) out << " (" << plan.variant << ")";
+  out << ", " << to_string(plan.kind) << " -> " << plan.output_path << "\n";
+  int number = 1;
+  for (const auto& step : plan.steps) {
+    out << "  " << number++ << ". " << step.name << ": ";
+    switch (step.kind) {
+      case LinkStepKind::run_tool: {
+        std::string line;
+        for (const auto& word : step.command) line += (line.empty() ? "" : " ") + shell_quote(word);
+        out << line;
+        break;
+      }
+      case LinkStepKind::validate_module:
+        out << step.inputs.front() << ": " << describe_expectations(step.expectations.value_or(ModuleExpectations{}));
+        break;
+      case LinkStepKind::publish_output:
+        out << "rename " << step.inputs.front() << " -> " << step.outputs.front();
+        break;
+    }
+    out << "\n";
+  }
+  if (!plan.temporaries.empty()) {
+    out << "  temporaries (removed on success and on failure):";
+    for (const auto& temp : plan.temporaries) out << " " << temp;
+    out << "\n";
+  }
+  for (const auto& note : plan.notes) out << "  note: " << note << "\n";
+  return out.str();
+}
+
+nlohmann::json link_plan_to_json(const LinkPlan& plan) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& step : plan.steps) {
+    nlohmann::json entry = {{"name", step.name},
+                            {"kind", step_kind_name(step.kind)},
+                            {"inputs", step.inputs},
+                            {"outputs", step.outputs}};
+    if (step.kind == LinkStepKind::run_tool) {
+      entry["tool"] = step.command.front();
+      entry["args"] = std::vector<std::string>(step.command.begin() + 1, step.command.end());
+    }
+    if (step.expectations) entry["checks"] = describe_expectations(*step.expectations);
+    steps.push_back(entry);
+  }
+  return {{"target", plan.target_name}, {"variant", plan.variant}, {"kind", to_string(plan.kind)},
+          {"output", plan.output_path}, {"steps", steps}, {"temporaries", plan.temporaries},
+          {"notes", plan.notes}};
+}
+
+}  // namespace llgo_wasm

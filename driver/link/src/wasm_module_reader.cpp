@@ -1,0 +1,361 @@
+// WebAssembly binary reader (see wasm_module_reader.hpp).  Section layout and opcode
+// immediates follow the WebAssembly core spec 2.0 plus the threads, SIMD, tail-call and
+// exception-handling (legacy and exnref) proposals.
+#include "llgo_wasm/wasm_module_reader.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+namespace llgo_wasm {
+namespace {
+
+std::string hex(uint64_t value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+class ByteReader {
+ public:
+  ByteReader(const std::vector<uint8_t>& bytes, size_t begin, size_t end)
+      : bytes_(bytes), position_(begin), end_(end) {}
+
+  size_t position() const { return position_; }
+  bool at_end() const { return position_ >= end_; }
+
+  uint8_t byte() {
+    if (position_ >= end_) fail("unexpected end of data");
+    return bytes_[position_++];
+  }
+  void skip(size_t count) {
+    if (count > end_ - position_) fail("unexpected end of data");
+    position_ += count;
+  }
+  uint64_t unsigned_leb(unsigned max_bits) {
+    uint64_t result = 0;
+    unsigned shift = 0;
+    for (;;) {
+      uint8_t b = byte();
+      if (shift >= 64) fail("LEB128 too long");
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      shift += 7;
+      if ((b & 0x80) == 0) break;
+      if (shift >= max_bits + 7) fail("LEB128 too long");
+    }
+    return result;
+  }
+  uint32_t u32() { return static_cast<uint32_t>(unsigned_leb(32)); }
+  int64_t signed_leb(unsigned max_bits) {
+    int64_t result = 0;
+    unsigned shift = 0;
+    uint8_t b = 0;
+    do {
+      b = byte();
+      if (shift >= max_bits + 7) fail("signed LEB128 too long");
+      if (shift < 64) result |= static_cast<int64_t>(b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    if (shift < 64 && (b & 0x40)) result |= -(static_cast<int64_t>(1) << shift);
+    return result;
+  }
+  std::string name() {
+    uint32_t length = u32();
+    if (length > end_ - position_) fail("name runs past the end of its section");
+    std::string text(bytes_.begin() + static_cast<long>(position_), bytes_.begin() + static_cast<long>(position_ + length));
+    position_ += length;
+    return text;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw WasmDecodeError(what + " at offset " + hex(position_));
+  }
+
+ private:
+  const std::vector<uint8_t>& bytes_;
+  size_t position_;
+  size_t end_;
+};
+
+// A heap type is either a one-byte abstract type (negative s33) or a type index.
+void skip_heap_type(ByteReader& in) { in.signed_leb(33); }
+
+void skip_value_type(ByteReader& in) {
+  uint8_t type = in.byte();
+  if (type == 0x63 || type == 0x64) skip_heap_type(in);  // (ref null ht) / (ref ht)
+}
+
+void skip_block_type(ByteReader& in) {
+  uint8_t first = in.byte();
+  if (first == 0x40) return;                               // empty
+  if (first == 0x63 || first == 0x64) { skip_heap_type(in); return; }
+  if (first >= 0x40 && first < 0x80) return;               // one-byte value type
+  // Otherwise a non-negative s33 type index; consume its remaining LEB bytes.
+  if (first & 0x80) in.signed_leb(33 - 7);
+}
+
+void skip_memarg(ByteReader& in) {
+  uint32_t alignment = in.u32();
+  if (alignment & 0x40) in.u32();  // multi-memory: explicit memory index
+  in.unsigned_leb(64);             // offset (u64 for memory64)
+}
+
+WasmLimits read_limits(ByteReader& in) {
+  uint8_t flags = in.byte();
+  if (flags > 0x07) in.fail("unknown limits flags " + hex(flags));
+  WasmLimits limits;
+  limits.shared = (flags & 0x02) != 0;
+  limits.memory64 = (flags & 0x04) != 0;
+  limits.minimum = in.unsigned_leb(limits.memory64 ? 64 : 32);
+  if (flags & 0x01) limits.maximum = in.unsigned_leb(limits.memory64 ? 64 : 32);
+  return limits;
+}
+
+bool is_legacy_exception_opcode(uint8_t opcode) {
+  return opcode == 0x06 || opcode == 0x07 || opcode == 0x09 || opcode == 0x18 || opcode == 0x19;
+}
+
+void skip_prefixed_fc(ByteReader& in) {
+  uint32_t sub = in.u32();
+  if (sub <= 7) return;  // saturating truncations
+  switch (sub) {
+    case 8: in.u32(); in.u32(); return;   // memory.init data, memory
+    case 9: in.u32(); return;             // data.drop
+    case 10: in.u32(); in.u32(); return;  // memory.copy
+    case 11: in.u32(); return;            // memory.fill
+    case 12: in.u32(); in.u32(); return;  // table.init elem, table
+    case 13: in.u32(); return;            // elem.drop
+    case 14: in.u32(); in.u32(); return;  // table.copy
+    case 15: case 16: case 17: in.u32(); return;  // table.grow/size/fill
+    default: in.fail("unknown 0xfc opcode " + std::to_string(sub));
+  }
+}
+
+void skip_prefixed_simd(ByteReader& in) {
+  uint32_t sub = in.u32();
+  if (sub <= 0x0b) { skip_memarg(in); return; }                 // v128.load*, v128.store
+  if (sub == 0x0c || sub == 0x0d) { in.skip(16); return; }      // v128.const, i8x16.shuffle
+  if (sub >= 0x15 && sub <= 0x22) { in.byte(); return; }        // extract/replace lane
+  if (sub >= 0x54 && sub <= 0x5b) { skip_memarg(in); in.byte(); return; }  // load/store lane
+  if (sub == 0x5c || sub == 0x5d) { skip_memarg(in); return; }  // load32/64_zero
+  if (sub <= 0x113) return;                                     // the rest (incl. relaxed SIMD) take none
+  in.fail("unknown SIMD opcode " + std::to_string(sub));
+}
+
+void skip_prefixed_atomic(ByteReader& in) {
+  uint32_t sub = in.u32();
+  if (sub == 0x03) { in.byte(); return; }  // atomic.fence
+  if (sub <= 0x02 || (sub >= 0x10 && sub <= 0x4e)) { skip_memarg(in); return; }
+  in.fail("unknown atomic opcode " + std::to_string(sub));
+}
+
+// Walks one function body's instructions, recording exception-handling opcodes.
+void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSummary& summary) {
+  uint32_t local_groups = in.u32();
+  for (uint32_t i = 0; i < local_groups; ++i) {
+    in.u32();
+    skip_value_type(in);
+  }
+  while (!in.at_end()) {
+    size_t opcode_offset = in.position();
+    uint8_t opcode = in.byte();
+    ++summary.instruction_count;
+    if (is_legacy_exception_opcode(opcode)) {
+      summary.legacy_eh_sites.push_back({opcode, function_index, opcode_offset});
+    }
+    switch (opcode) {
+      case 0x00: case 0x01: case 0x05: case 0x0b: case 0x0f: case 0x19: case 0x1a: case 0x1b:
+      case 0xd1: case 0xd3: case 0xd4:
+        break;
+      case 0x0a: ++summary.throw_ref_count; break;
+      case 0x02: case 0x03: case 0x04: case 0x06: skip_block_type(in); break;
+      case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x10: case 0x12: case 0x14:
+      case 0x15: case 0x18: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25:
+      case 0x26: case 0x3f: case 0x40: case 0xd2: case 0xd5: case 0xd6:
+        in.u32();
+        break;
+      case 0x0e: {  // br_table
+        uint32_t count = in.u32();
+        for (uint32_t i = 0; i <= count; ++i) in.u32();
+        break;
+      }
+      case 0x11: case 0x13: in.u32(); in.u32(); break;  // call_indirect type, table
+      case 0x1c: {  // select with types
+        uint32_t count = in.u32();
+        for (uint32_t i = 0; i < count; ++i) skip_value_type(in);
+        break;
+      }
+      case 0x1f: {  // try_table
+        ++summary.try_table_count;
+        skip_block_type(in);
+        uint32_t clauses = in.u32();
+        for (uint32_t i = 0; i < clauses; ++i) {
+          uint8_t kind = in.byte();
+          if (kind == 0x00 || kind == 0x01) { in.u32(); in.u32(); }
+          else if (kind == 0x02 || kind == 0x03) { in.u32(); }
+          else in.fail("unknown try_table catch kind " + hex(kind));
+        }
+        break;
+      }
+      case 0x41: in.signed_leb(32); break;
+      case 0x42: in.signed_leb(64); break;
+      case 0x43: in.skip(4); break;
+      case 0x44: in.skip(8); break;
+      case 0xd0: skip_heap_type(in); break;
+      case 0xfc: skip_prefixed_fc(in); break;
+      case 0xfd: skip_prefixed_simd(in); break;
+      case 0xfe: skip_prefixed_atomic(in); break;
+      default:
+        if (opcode >= 0x28 && opcode <= 0x3e) { skip_memarg(in); break; }
+        if (opcode >= 0x45 && opcode <= 0xc4) break;  // numeric, no immediates
+        in.fail("cannot decode opcode " + hex(opcode) + " in function " + std::to_string(function_index));
+    }
+  }
+}
+
+void read_import_section(ByteReader& in, WasmModuleSummary& summary) {
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    WasmImport import;
+    import.module = in.name();
+    import.name = in.name();
+    uint8_t kind = in.byte();
+    switch (kind) {
+      case 0: in.u32(); ++summary.imported_function_count; break;
+      case 1: skip_value_type(in); read_limits(in); break;
+      case 2: import.memory_limits = read_limits(in); break;
+      case 3: skip_value_type(in); in.byte(); break;
+      case 4: in.byte(); in.u32(); break;  // tag: attribute, type index
+      default: in.fail("unknown import kind " + hex(kind));
+    }
+    import.kind = static_cast<WasmExternalKind>(kind);
+    summary.imports.push_back(std::move(import));
+  }
+}
+
+void read_name_section(ByteReader& in, WasmModuleSummary& summary) {
+  while (!in.at_end()) {
+    uint8_t subsection = in.byte();
+    uint32_t size = in.u32();
+    size_t end = in.position() + size;
+    if (subsection == 1) {  // function names
+      uint32_t count = in.u32();
+      for (uint32_t i = 0; i < count; ++i) {
+        uint32_t index = in.u32();
+        summary.function_names.emplace_back(index, in.name());
+      }
+    }
+    if (end < in.position()) in.fail("name subsection overruns");
+    in.skip(end - in.position());
+  }
+}
+
+}  // namespace
+
+const char* to_string(WasmExternalKind kind) {
+  switch (kind) {
+    case WasmExternalKind::function: return "function";
+    case WasmExternalKind::table: return "table";
+    case WasmExternalKind::memory: return "memory";
+    case WasmExternalKind::global: return "global";
+    case WasmExternalKind::tag: return "tag";
+  }
+  return "?";
+}
+
+std::string exception_opcode_name(uint8_t opcode) {
+  switch (opcode) {
+    case 0x06: return "try";
+    case 0x07: return "catch";
+    case 0x09: return "rethrow";
+    case 0x18: return "delegate";
+    case 0x19: return "catch_all";
+    case 0x1f: return "try_table";
+    case 0x0a: return "throw_ref";
+    default: return hex(opcode);
+  }
+}
+
+std::string WasmModuleSummary::function_name(uint32_t function_index) const {
+  for (const auto& [index, name] : function_names) {
+    if (index == function_index) return name;
+  }
+  return {};
+}
+
+WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes) {
+  static const uint8_t header[8] = {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00};
+  if (bytes.size() < 8 || !std::equal(header, header + 8, bytes.begin())) {
+    throw WasmDecodeError("not a WebAssembly 1.0 binary module (bad magic or version)");
+  }
+  WasmModuleSummary summary;
+  ByteReader module(bytes, 8, bytes.size());
+  while (!module.at_end()) {
+    uint8_t id = module.byte();
+    uint32_t size = module.u32();
+    size_t begin = module.position();
+    if (size > bytes.size() - begin) module.fail("section " + std::to_string(id) + " runs past the end of the file");
+    size_t end = begin + size;
+    ByteReader in(bytes, begin, end);
+    switch (id) {
+      case 0: {
+        std::string custom_name = in.name();
+        if (custom_name == "name") {
+          try {
+            read_name_section(in, summary);
+          } catch (const WasmDecodeError&) {
+            // A damaged name section only costs us nicer messages.
+          }
+        }
+        break;
+      }
+      case 2: read_import_section(in, summary); break;
+      case 3: summary.defined_function_count = in.u32(); break;
+      case 5: {
+        uint32_t count = in.u32();
+        for (uint32_t i = 0; i < count; ++i) summary.defined_memories.push_back(read_limits(in));
+        break;
+      }
+      case 7: {
+        uint32_t count = in.u32();
+        for (uint32_t i = 0; i < count; ++i) {
+          WasmExport entry;
+          entry.name = in.name();
+          uint8_t kind = in.byte();
+          if (kind > 4) in.fail("unknown export kind " + hex(kind));
+          entry.kind = static_cast<WasmExternalKind>(kind);
+          entry.index = in.u32();
+          summary.exports.push_back(std::move(entry));
+        }
+        break;
+      }
+      case 10: {
+        uint32_t count = in.u32();
+        for (uint32_t i = 0; i < count; ++i) {
+          uint32_t body_size = in.u32();
+          size_t body_begin = in.position();
+          in.skip(body_size);
+          ByteReader body(bytes, body_begin, body_begin + body_size);
+          walk_function_body(body, summary.imported_function_count + i, summary);
+        }
+        break;
+      }
+      default: break;
+    }
+    module.skip(size);
+  }
+  return summary;
+}
+
+WasmModuleSummary read_wasm_module_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw WasmDecodeError("cannot open " + path);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  try {
+    return read_wasm_module(bytes);
+  } catch (const WasmDecodeError& error) {
+    throw WasmDecodeError(path + ": " + error.what());
+  }
+}
+
+}  // namespace llgo_wasm

@@ -1,0 +1,186 @@
+// LinkPlan and argument parsing: CMake-style link lines, -O stripping, the fixed
+// asyncify-then-exnref order, narrowing flags, and the step lists of each output kind.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "link_test_support.hpp"
+#include "llgo_wasm/link_arguments.hpp"
+#include "llgo_wasm/link_plan.hpp"
+
+using namespace llgo_wasm;
+
+namespace {
+
+nlohmann::json resolved_p1() {
+  return {{"name", "wasip1"}, {"variant", "P1"}, {"goos", "wasip1"}, {"goarch", "wasm"},
+          {"triple", "wasm32-unknown-wasip1"},
+          {"capabilities", {{"asyncify", "post-link"}, {"threads", false}, {"context", "asyncify"}}},
+          {"ldflags", nlohmann::json::array()}};
+}
+
+nlohmann::json resolved_p1t() {
+  return {{"name", "wasip1-threads"}, {"variant", "P1T"}, {"goos", "wasip1"}, {"goarch", "wasm"},
+          {"triple", "wasm32-wasip1-threads"},
+          {"capabilities", {{"asyncify", "none"}, {"threads", true}, {"context", "pthread"}}},
+          {"ldflags", {"-pthread"}}};
+}
+
+LinkToolchain tools() { return {"/opt/clang", "/opt/llvm-ar", "/opt/wasm-opt", std::nullopt}; }
+TemporaryNaming naming() { return {4242, "abc123"}; }
+
+bool contains(const std::vector<std::string>& words, const std::string& word) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+long index_of(const std::vector<std::string>& words, const std::string& word) {
+  auto found = std::find(words.begin(), words.end(), word);
+  return found == words.end() ? -1 : found - words.begin();
+}
+
+}  // namespace
+
+TEST(LinkArguments, AcceptsACMakeLinkLine) {
+  auto parsed = parse_link_arguments({"--cc", "/usr/bin/clang-19", "-O2", "-g", "-mllvm", "-wasm-enable-sjlj",
+                                      "CMakeFiles/app.dir/main.c.o", "-o", "bin/app.wasm", "-Wl,--stack-first",
+                                      "-L", "lib", "-lruntime", "libextra.a", "-Xlinker", "--no-entry"});
+  EXPECT_EQ(parsed.output_path, "bin/app.wasm");
+  EXPECT_EQ(*parsed.compiler, "/usr/bin/clang-19");
+  EXPECT_EQ(parsed.inputs, (std::vector<std::string>{"CMakeFiles/app.dir/main.c.o", "libextra.a"}));
+  EXPECT_EQ(parsed.stripped_optimization_flags, std::vector<std::string>{"-O2"});
+  EXPECT_EQ(parsed.link_line,
+            (std::vector<std::string>{"-g", "-mllvm", "-wasm-enable-sjlj", "CMakeFiles/app.dir/main.c.o",
+                                      "-Wl,--stack-first", "-L", "lib", "-lruntime", "libextra.a", "-Xlinker", "--no-entry"}));
+}
+
+TEST(LinkArguments, DriverOptionsAndExtraArgs) {
+  auto parsed = parse_link_arguments({"--dry-run", "--json", "-v", "--kind=shared", "--no-asyncify-narrowing",
+                                      "--asyncify-import", "env.sleep", "-oout.so", "a.o", "--", "-Wl,--verbose", "-O3"});
+  EXPECT_TRUE(parsed.dry_run);
+  EXPECT_TRUE(parsed.json);
+  EXPECT_TRUE(parsed.verbose);
+  EXPECT_EQ(parsed.kind, LinkOutputKind::shared);
+  EXPECT_FALSE(parsed.asyncify_narrowing);
+  EXPECT_EQ(parsed.asyncify_imports, std::vector<std::string>{"env.sleep"});
+  EXPECT_EQ(parsed.output_path, "out.so");
+  EXPECT_EQ(parsed.extra_linker_args, (std::vector<std::string>{"-Wl,--verbose", "-O3"}));
+}
+
+TEST(LinkArguments, RejectsBadInput) {
+  EXPECT_THROW(parse_link_arguments({"a.o"}), LinkUsageError);                 // no -o
+  EXPECT_THROW(parse_link_arguments({"-o", "x", "-o", "y"}), LinkUsageError);  // two outputs
+  EXPECT_THROW(parse_link_arguments({"--kind", "bundle", "-o", "x"}), LinkUsageError);
+  EXPECT_THROW(parse_link_arguments({"-o"}), LinkUsageError);
+  EXPECT_THROW(parse_link_arguments({"--kind", "archive", "-o", "x.a"}), LinkUsageError);  // nothing to archive
+}
+
+TEST(LinkArguments, RecognisesEveryOptimizationSpelling) {
+  for (const char* flag : {"-O", "-O0", "-O1", "-O2", "-O3", "-Os", "-Oz", "-Og", "-Ofast"}) {
+    EXPECT_TRUE(is_optimization_flag(flag)) << flag;
+  }
+  for (const char* flag : {"-o", "-Wl,-O2", "-OO", "-Obad", "-fno-omit-frame-pointer"}) {
+    EXPECT_FALSE(is_optimization_flag(flag)) << flag;
+  }
+}
+
+TEST(LinkPlan, P1ExecutableRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
+  auto arguments = parse_link_arguments({"main.o", "-O2", "-o", "out/app.wasm", "-lm"});
+  LinkPlan plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
+  ASSERT_EQ(plan.steps.size(), 4u);
+  EXPECT_EQ(plan.steps[0].name, "link");
+  EXPECT_EQ(plan.steps[1].name, "asyncify+exnref");
+  EXPECT_EQ(plan.steps[2].kind, LinkStepKind::validate_module);
+  EXPECT_EQ(plan.steps[3].kind, LinkStepKind::publish_output);
+
+  const auto& clang = plan.steps[0].command;
+  EXPECT_EQ(clang.front(), "/opt/clang");
+  EXPECT_TRUE(contains(clang, "--target=wasm32-unknown-wasip1"));
+  for (const auto& word : clang) EXPECT_FALSE(is_optimization_flag(word)) << "clang link line carries " << word;
+  const std::string core = "out/.app.wasm.core.4242.abc123.tmp";
+  const std::string final_module = "out/.app.wasm.final.4242.abc123.tmp";
+  EXPECT_EQ(clang.back(), core);
+  EXPECT_LT(index_of(clang, "main.o"), index_of(clang, "-lm"));
+
+  const auto& opt = plan.steps[1].command;
+  EXPECT_EQ(opt.front(), "/opt/wasm-opt");
+  EXPECT_EQ(opt[1], core);
+  ASSERT_GE(index_of(opt, "--asyncify"), 0);
+  ASSERT_GE(index_of(opt, "--translate-to-exnref"), 0);
+  EXPECT_LT(index_of(opt, "--asyncify"), index_of(opt, "--translate-to-exnref"));
+  EXPECT_TRUE(contains(opt, "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind"));
+  EXPECT_TRUE(contains(opt, "-O2"));  // the stripped level reaches the pinned wasm-opt
+  EXPECT_TRUE(contains(opt, "--enable-exception-handling"));
+  EXPECT_EQ(opt.back(), final_module);
+
+  ASSERT_TRUE(plan.steps[2].expectations.has_value());
+  EXPECT_TRUE(plan.steps[2].expectations->forbid_legacy_exceptions);
+  EXPECT_TRUE(plan.steps[2].expectations->forbid_shared_memory);
+  EXPECT_EQ(plan.steps[2].inputs.front(), final_module);
+  EXPECT_EQ(plan.steps[3].inputs.front(), final_module);
+  EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.wasm");
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module}));
+  std::string text = format_link_plan_text(plan);
+  EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
+}
+
+TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
+  auto wide = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--no-asyncify-narrowing"}), tools(), naming());
+  for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
+  EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
+
+  auto target = resolved_p1();
+  target["asyncify_imports"] = {"env.host_yield"};
+  auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
+  EXPECT_TRUE(contains(extended.steps[1].command,
+                       "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind,env.host_yield,env.other"));
+}
+
+TEST(LinkPlan, SysrootDecidesTheTripleSpellingAndAddsLibsetjmp) {
+  auto scratch = link_test::make_scratch_directory("sysroot");
+  link_test::fs::create_directories(scratch / "lib" / "wasm32-wasi");
+  link_test::write_text(scratch / "lib" / "wasm32-wasi" / "libsetjmp.a", "!<arch>\n");
+  LinkToolchain with_sysroot = tools();
+  with_sysroot.sysroot = scratch.string();
+  auto plan = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), with_sysroot, naming());
+  const auto& clang = plan.steps[0].command;
+  EXPECT_TRUE(contains(clang, "--target=wasm32-wasi"));
+  EXPECT_TRUE(contains(clang, "--sysroot=" + scratch.string()));
+  EXPECT_TRUE(contains(clang, "-lsetjmp"));
+
+  // A target or sysroot on the link line (CMake's CMAKE_C_COMPILER_TARGET / CMAKE_SYSROOT) wins.
+  auto own = build_link_plan(resolved_p1(), parse_link_arguments({"--target=wasm32-wasi", "a.o", "-o", "a.wasm"}), tools(), naming());
+  EXPECT_EQ(std::count_if(own.steps[0].command.begin(), own.steps[0].command.end(),
+                          [](const std::string& w) { return w.rfind("--target", 0) == 0; }), 1);
+  link_test::fs::remove_all(scratch);
+}
+
+TEST(LinkPlan, ArchivesAndSharedLibrariesHaveNoPostLinkSteps) {
+  auto archive = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "archive", "a.o", "b.o", "-o", "libx.a"}), tools(), naming());
+  ASSERT_EQ(archive.steps.size(), 2u);
+  EXPECT_EQ(archive.steps[0].command, (std::vector<std::string>{"/opt/llvm-ar", "rcs", ".libx.a.ar.4242.abc123.tmp", "a.o", "b.o"}));
+  EXPECT_EQ(archive.steps[1].kind, LinkStepKind::publish_output);
+
+  auto shared = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "shared", "a.o", "-o", "libx.so"}), tools(), naming());
+  ASSERT_EQ(shared.steps.size(), 2u);
+  EXPECT_TRUE(contains(shared.steps[0].command, "-shared"));
+  for (const auto& step : shared.steps) EXPECT_NE(step.name, "asyncify+exnref");
+}
+
+TEST(LinkPlan, P1TLinksWithoutAsyncifyAndChecksSharedMemory) {
+  auto plan = build_link_plan(resolved_p1t(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
+  ASSERT_EQ(plan.steps.size(), 3u);
+  EXPECT_EQ(plan.steps[0].name, "link");
+  EXPECT_TRUE(contains(plan.steps[0].command, "-pthread"));
+  ASSERT_TRUE(plan.steps[1].expectations.has_value());
+  EXPECT_TRUE(plan.steps[1].expectations->require_shared_memory);
+}
+
+TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
+  auto plan = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
+  nlohmann::json json = link_plan_to_json(plan);
+  EXPECT_EQ(json["kind"], "executable");
+  ASSERT_EQ(json["steps"].size(), 4u);
+  EXPECT_EQ(json["steps"][1]["tool"], "/opt/wasm-opt");
+  EXPECT_EQ(json["steps"][1]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][3]["outputs"][0], "a.wasm");
+}
