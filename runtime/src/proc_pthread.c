@@ -30,12 +30,15 @@ typedef struct pthread_g {
   int wake_pending; /* a ready arrived while the goroutine was still running */
   uint64_t m_id;
   int64_t p_id;
+  struct pthread_g *all_previous, *all_next; /* the list of live records (Go's allgs) */
 } pthread_g;
 
 static _Thread_local pthread_g *current;
 static _Atomic long active_goroutines; /* live and not parked */
 static pthread_mutex_t main_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t main_returned = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t all_goroutines_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_g *all_goroutines;
 static int main_done;
 static int main_status;
 static int started;
@@ -77,6 +80,16 @@ static void *thread_main(void *arg) {
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_DEAD);
   llgo_live_g_exited(self->g.is_main);
   current = NULL;
+  pthread_mutex_lock(&all_goroutines_lock);
+  if (self->all_previous != NULL) {
+    self->all_previous->all_next = self->all_next;
+  } else {
+    all_goroutines = self->all_next;
+  }
+  if (self->all_next != NULL) {
+    self->all_next->all_previous = self->all_previous;
+  }
+  pthread_mutex_unlock(&all_goroutines_lock);
   pthread_mutex_destroy(&self->lock);
   pthread_cond_destroy(&self->wake);
   free(self);
@@ -95,6 +108,13 @@ static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
     llgo_fatal("out of memory allocating a goroutine");
   }
   llgo_g_init(&gp->g, fn, arg, is_main);
+  pthread_mutex_lock(&all_goroutines_lock);
+  gp->all_next = all_goroutines;
+  if (all_goroutines != NULL) {
+    all_goroutines->all_previous = gp;
+  }
+  all_goroutines = gp;
+  pthread_mutex_unlock(&all_goroutines_lock);
   pthread_mutex_init(&gp->lock, NULL);
   pthread_cond_init(&gp->wake, NULL);
   llgo_live_g_started();

@@ -22,7 +22,7 @@
 #include "wasmcontext.h"
 
 #include <stddef.h>
-#include <stdlib.h>
+#include <string.h>
 
 /* Main runs package init and user code: give it more room than a goroutine. */
 #define LLGO_MAIN_STACK_SIZE ((size_t)256 * 1024)
@@ -34,6 +34,7 @@ typedef struct sched_g {
   llgo_wasmcontext context;
   size_t requested_stack_size;
   struct sched_g *free_next; /* link in the pool of dead records */
+  struct sched_g *all_next;  /* link in the list of every record (Go's allgs) */
 } sched_g;
 
 static struct {
@@ -46,6 +47,7 @@ static struct {
   sched_g *free_pool;
   size_t free_pool_length;
   sched_g *main_g;
+  sched_g *all_goroutines; /* every record ever made; records are pooled, never freed */
   uint64_t contexts_created;
   uint64_t m_id;
   int64_t p_id;
@@ -171,10 +173,13 @@ static sched_g *newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main
     sched.free_pool_length--;
     llgo_casgstatus(&gp->g, LLGO_G_DEAD, LLGO_G_IDLE);
   } else {
-    gp = calloc(1, sizeof *gp);
+    gp = llgo_platform_alloc(sizeof *gp, NULL);
     if (gp == NULL) {
       llgo_fatal("out of memory allocating a goroutine");
     }
+    memset(gp, 0, sizeof *gp);
+    gp->all_next = sched.all_goroutines;
+    sched.all_goroutines = gp;
   }
   llgo_g_init(&gp->g, fn, arg, is_main);
   prepare_context(gp, stack_size, reused);

@@ -69,7 +69,7 @@ def main():
     args = parser.parse_args()
 
     names = set(runtime_sources())
-    files = list(gcda_files(args.build_dir, names))
+    files = list(gcda_files(os.path.abspath(args.build_dir), names))
     if args.reset:
         for f in files:
             os.remove(f)

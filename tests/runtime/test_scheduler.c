@@ -490,7 +490,7 @@ static int double_enqueue_main(int argc, char **argv) {
   return 0;
 }
 
-static int stack_alloc_fails_main(int argc, char **argv) {
+static int record_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   llgo_test_fail_allocations_after(0);
@@ -498,10 +498,18 @@ static int stack_alloc_fails_main(int argc, char **argv) {
   return 0;
 }
 
-static int asyncify_alloc_fails_main(int argc, char **argv) {
+static int stack_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   llgo_test_fail_allocations_after(1);
+  llgo_go(count_lifecycle, NULL);
+  return 0;
+}
+
+static int asyncify_alloc_fails_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_test_fail_allocations_after(2);
   llgo_go(count_lifecycle, NULL);
   return 0;
 }
@@ -634,6 +642,9 @@ int main(void) {
   expect_scenario("a queued goroutine queued again", double_enqueue_main,
                   (child_expectation){2, "fatal error: run queue refused goroutine 1: node "
                                          "already queued", NULL, ""});
+  expect_scenario("goroutine record allocation fails", record_alloc_fails_main,
+                  (child_expectation){2, "fatal error: out of memory allocating a goroutine\n",
+                                      NULL, ""});
   expect_scenario("stack allocation fails", stack_alloc_fails_main,
                   (child_expectation){2, "fatal error: cannot create goroutine 2 (stack 65536 "
                                          "bytes): out of memory allocating a goroutine stack",
