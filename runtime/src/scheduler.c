@@ -26,7 +26,9 @@
 
 /* Main runs package init and user code: give it more room than a goroutine. */
 #define LLGO_MAIN_STACK_SIZE ((size_t)256 * 1024)
-#define LLGO_ASYNCIFY_AREA_SIZE LLGO_DEFAULT_STACK_SIZE
+/* The save area holds the locals of a suspended call chain, which grows with
+ * stack use: give it as many bytes as the stack (64 KiB each by default). */
+#define LLGO_ASYNCIFY_AREA_SIZE(stack_size) (stack_size)
 
 typedef struct sched_g {
   llgo_g g; /* must be first: an llgo_g* is a sched_g* */
@@ -149,7 +151,7 @@ static void prepare_context(sched_g *gp, size_t stack_size, int reused) {
   }
   llgo_wasmcontext_result result =
       llgo_wasmcontext_create(&gp->context, goroutine_entry, gp, stack_size,
-                              LLGO_ASYNCIFY_AREA_SIZE, llgo_platform_alloc,
+                              LLGO_ASYNCIFY_AREA_SIZE(stack_size), llgo_platform_alloc,
                               llgo_platform_free, NULL);
   if (result != LLGO_WASMCONTEXT_OK) {
     llgo_fatalf("cannot create goroutine %llu (stack %zu bytes): %s",
