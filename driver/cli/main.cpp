@@ -1,0 +1,358 @@
+// llgo-wasm: the driver's command line.
+//
+//   llgo-wasm targets   [--json]
+//   llgo-wasm resolve   [--json] [--output NAME]
+//   llgo-wasm sources   --dir DIR [--json] [--explain]
+//   llgo-wasm cache-key --package-root DIR [--file F]... [--dep-key K]... [--toolchain-id K=V]... [--flag F]... [--json] [--explain]
+//   llgo-wasm link      ...   (driver/link, when built)
+//
+// Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
+// --goos, --goarch, --context, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS and
+// LLGO_WASM_CONTEXT are read from the environment; the options override them.
+// Bad input prints one message on stderr and exits 2.
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llgo_wasm/cache_key.hpp"
+#include "llgo_wasm/descriptors.hpp"
+#include "llgo_wasm/error.hpp"
+#include "llgo_wasm/output_naming.hpp"
+#include "llgo_wasm/resolve.hpp"
+#include "llgo_wasm/source_selection.hpp"
+
+#if LLGO_WASM_HAVE_LINK
+#include "llgo_wasm/link_command.hpp"
+#endif
+
+namespace {
+
+using nlohmann::json;
+using namespace llgo_wasm;
+
+constexpr const char* kCommonHelp =
+    "Target options (every subcommand):\n"
+    "  --target NAME|PATH.json  a built-in target (see `llgo-wasm targets`) or a custom descriptor\n"
+    "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
+    "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
+    "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n";
+
+struct Command {
+  const char* name;
+  const char* summary;
+  const char* usage;
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> list = {
+      {"targets", "list the built-in targets",
+       "usage: llgo-wasm targets [--json]\n\nLists the concrete built-in targets (abstract bases are not listed).\n"},
+      {"resolve", "print the resolved target",
+       "usage: llgo-wasm resolve [target options] [--json] [--output NAME]\n\n"
+       "Resolves the request and prints every decided property; --json prints the machine-readable\n"
+       "object (format_version 1). --output NAME also names the output file for this target.\n"},
+      {"sources", "select runtime sources by their //llgo:build lines",
+       "usage: llgo-wasm sources [target options] --dir DIR [--json] [--explain]\n\n"
+       "Prints the .c/.h/.S/.s files directly in DIR whose //llgo:build constraint holds for the\n"
+       "target, one per line. --explain prints every file, selected or excluded, with the tags that decided.\n"},
+      {"cache-key", "compute a package-build cache key",
+       "usage: llgo-wasm cache-key [target options] --package-root DIR [--file F]... [--dep-key K]...\n"
+       "                           [--toolchain-id NAME=VERSION]... [--flag F]... [--json] [--explain]\n\n"
+       "Prints the SHA-256 cache key of a package build. Without --file every file under DIR\n"
+       "(except names starting with '.') is an input. --explain prints the encoding that is hashed.\n"},
+      {"link", "plan and run the link steps (driver/link)",
+       "usage: llgo-wasm link [target options] ...   (see `llgo-wasm link --help` when built)\n"},
+  };
+  return list;
+}
+
+void print_main_help(std::ostream& out) {
+  out << "usage: llgo-wasm <command> [options]\n\nCommands:\n";
+  for (const auto& command : commands()) {
+    out << "  " << command.name << std::string(12 - std::string(command.name).size(), ' ') << command.summary << "\n";
+  }
+  out << "\n" << kCommonHelp << "\nRun `llgo-wasm <command> --help` for a command's options.\n";
+}
+
+// Options after the command name, split into the common target options (a Query)
+// and the command's own.
+struct Arguments {
+  Query query;
+  std::map<std::string, std::vector<std::string>> values;  // option -> values, in order
+  std::map<std::string, bool> flags;                       // boolean options
+  std::vector<std::string> rest;                           // for `link`
+};
+
+Arguments parse_arguments(const std::string& command, const std::vector<std::string>& raw,
+                          const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
+                          bool pass_unknown) {
+  Arguments arguments;
+  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT"}) {
+    if (const char* value = std::getenv(variable)) arguments.query.environment[variable] = value;
+  }
+  auto contains = [](const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    std::string option = raw[i];
+    std::optional<std::string> inline_value;
+    // Go's single-dash spelling (-target wasm) is accepted for long options.
+    if (option.size() > 2 && option[0] == '-' && option[1] != '-') option = "-" + option;
+    if (auto equals = option.find('='); option.rfind("--", 0) == 0 && equals != std::string::npos) {
+      inline_value = option.substr(equals + 1);
+      option = option.substr(0, equals);
+    }
+    auto take_value = [&]() -> std::string {
+      if (inline_value) return *inline_value;
+      if (i + 1 >= raw.size()) throw DriverError(command + ": " + option + " needs a value");
+      return raw[++i];
+    };
+    if (option == "--target") {
+      arguments.query.target = take_value();
+    } else if (option == "--goos") {
+      arguments.query.goos = take_value();
+    } else if (option == "--goarch") {
+      arguments.query.goarch = take_value();
+    } else if (option == "--context") {
+      arguments.query.context = take_value();
+    } else if (option == "--env") {
+      std::string setting = take_value();
+      auto equals = setting.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw DriverError(command + ": --env takes NAME=VALUE, not \"" + setting + "\"");
+      }
+      arguments.query.environment[setting.substr(0, equals)] = setting.substr(equals + 1);
+    } else if (contains(value_options, option)) {
+      arguments.values[option].push_back(take_value());
+    } else if (contains(flag_options, option) && !inline_value) {
+      arguments.flags[option] = true;
+    } else if (pass_unknown) {
+      arguments.rest.push_back(raw[i]);
+    } else {
+      throw DriverError(command + ": unknown option \"" + raw[i] + "\" (see `llgo-wasm " + command + " --help`)");
+    }
+  }
+  return arguments;
+}
+
+std::optional<std::string> single(const Arguments& arguments, const std::string& option) {
+  auto found = arguments.values.find(option);
+  if (found == arguments.values.end()) return std::nullopt;
+  if (found->second.size() > 1) throw DriverError(option + " given more than once");
+  return found->second.front();
+}
+
+std::vector<std::string> all(const Arguments& arguments, const std::string& option) {
+  auto found = arguments.values.find(option);
+  return found == arguments.values.end() ? std::vector<std::string>{} : found->second;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator = " ") {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+std::string origin_text(Origin origin) {
+  switch (origin) {
+    case Origin::Target: return "implied by the target";
+    case Origin::Flag: return "from the command line";
+    case Origin::Environment: return "from the environment";
+    case Origin::Host: return "the host's";
+  }
+  return "";
+}
+
+void print_resolved(const ResolvedTarget& target, std::ostream& out) {
+  const TargetSpec& spec = target.spec;
+  const Capabilities& caps = spec.capabilities;
+  std::vector<std::string> supported;
+  for (auto context : caps.supported_contexts) supported.emplace_back(to_string(context));
+  auto row = [&](const std::string& label, const std::string& value) {
+    out << label << std::string(label.size() < 20 ? 20 - label.size() : 1, ' ') << value << "\n";
+  };
+  row("name", spec.name + " (" + std::string(to_string(spec.variant)) + ")");
+  row("goos", spec.goos + " (" + origin_text(target.goos_origin) + ")");
+  row("goarch", spec.goarch + " (" + origin_text(target.goarch_origin) + ")");
+  row("triple", spec.triple);
+  row("data model", "pointer " + std::to_string(spec.data_model.pointer) + ", long " +
+                        std::to_string(spec.data_model.long_size) + ", ssize_t " + std::to_string(spec.data_model.ssize_t_size));
+  row("asyncify", std::string(to_string(caps.asyncify)));
+  row("memory64", caps.memory64 ? "yes" : "no");
+  row("eh", "compile " + std::string(to_string(caps.eh.compile)) + ", final " + std::string(to_string(caps.eh.final)));
+  row("threads", caps.threads ? "yes" : "no");
+  row("context", std::string(to_string(caps.context)) + " (supported: " + joined(supported, ", ") + ")");
+  row("build tags", joined(spec.build_tags));
+  row("cflags", joined(spec.cflags));
+  row("ldflags", joined(spec.ldflags));
+  row("default stack size", std::to_string(spec.default_stack_size));
+  row("output", (spec.output.default_extension.empty() ? "(no extension)" : spec.output.default_extension) +
+                    (spec.output.accepted_extensions.empty() ? "" : " (accepted: " + joined(spec.output.accepted_extensions) + ")"));
+  row("runner", std::string(to_string(spec.runner)));
+  for (const auto& [name, value] : target.environment) row("environment", name + "=" + value);
+  for (const auto& [name, value] : target.overridden_environment) row("overridden", name + "=" + value + " (the target wins)");
+  row("descriptors", joined(target.descriptor_files));
+}
+
+int run_targets(const Arguments& arguments) {
+  const DescriptorSet& descriptors = builtin_descriptors();
+  if (arguments.flags.count("--json")) {
+    json list = json::array();
+    for (const auto& target : descriptors.targets()) {
+      json entry = {{"name", target.spec.name},   {"variant", to_string(target.spec.variant)},
+                    {"goos", target.spec.goos},   {"goarch", target.spec.goarch},
+                    {"triple", target.spec.triple}, {"platform_default", target.platform_default},
+                    {"requires_env", target.required_environment}, {"files", target.files}};
+      list.push_back(entry);
+    }
+    std::cout << list.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& target : descriptors.targets()) {
+    std::string selected_by = target.platform_default ? "GOOS=" + target.spec.goos + " GOARCH=" + target.spec.goarch : "";
+    for (const auto& [name, value] : target.required_environment) selected_by += " " + name + "=" + value;
+    std::string name = target.spec.name;
+    std::string variant(to_string(target.spec.variant));
+    std::cout << name << std::string(16 - std::min<std::size_t>(name.size(), 15), ' ') << variant
+              << std::string(8 - std::min<std::size_t>(variant.size(), 7), ' ') << target.spec.triple
+              << (selected_by.empty() ? "" : "  (" + selected_by + ")") << "\n";
+  }
+  return 0;
+}
+
+int run_resolve(const Arguments& arguments) {
+  ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
+  std::optional<std::string> output = single(arguments, "--output");
+  std::optional<OutputName> name;
+  if (output) name = name_output(target.spec, *output);
+  if (arguments.flags.count("--json")) {
+    json document = target_to_json(target);
+    if (name) document["output_file"] = {{"path", name->path}, {"format", to_string(name->format)}};
+    std::cout << document.dump(2) << "\n";
+  } else {
+    print_resolved(target, std::cout);
+    if (name) std::cout << "output file         " << name->path << " (" << to_string(name->format) << ")\n";
+  }
+  return 0;
+}
+
+int run_sources(const Arguments& arguments) {
+  std::optional<std::string> directory = single(arguments, "--dir");
+  if (!directory) throw DriverError("sources: --dir DIR is required (the runtime source directory)");
+  ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
+  std::vector<SourceDecision> decisions = select_runtime_sources(target, *directory);
+  if (arguments.flags.count("--json")) {
+    json selected = json::array();
+    json all_decisions = json::array();
+    for (const auto& decision : decisions) {
+      if (decision.selected) selected.push_back(decision.file);
+      json tags = json::object();
+      for (const auto& [tag, value] : decision.tag_values) tags[tag] = value;
+      all_decisions.push_back({{"file", decision.file}, {"selected", decision.selected},
+                               {"constraint", decision.constraint}, {"line", decision.line}, {"tags", tags}});
+    }
+    json document = {{"target", target.spec.name}, {"selected", selected}};
+    if (arguments.flags.count("--explain")) document["decisions"] = all_decisions;
+    std::cout << document.dump(2) << "\n";
+  } else if (arguments.flags.count("--explain")) {
+    std::cout << "target " << target.spec.name << " (" << to_string(target.spec.variant)
+              << "), tags: " << joined(target.spec.build_tags) << "\n";
+    for (const auto& decision : decisions) std::cout << explain(decision) << "\n";
+  } else {
+    for (const auto& decision : decisions) {
+      if (decision.selected) std::cout << decision.file << "\n";
+    }
+  }
+  return 0;
+}
+
+int run_cache_key(const Arguments& arguments) {
+  std::optional<std::string> root = single(arguments, "--package-root");
+  if (!root) throw DriverError("cache-key: --package-root DIR is required");
+  ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
+  CacheKeyRequest request;
+  request.package_root = *root;
+  request.files = all(arguments, "--file");
+  request.dependency_keys = all(arguments, "--dep-key");
+  request.flags = all(arguments, "--flag");
+  for (const auto& identity : all(arguments, "--toolchain-id")) {
+    auto equals = identity.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw DriverError("cache-key: --toolchain-id takes NAME=VERSION (e.g. clang=19.1.7), not \"" + identity + "\"");
+    }
+    request.toolchain[identity.substr(0, equals)] = identity.substr(equals + 1);
+  }
+  CacheKey key = compute_cache_key(target, request);
+  if (arguments.flags.count("--explain")) std::cout << canonical_cache_key_encoding(target, request, key.inputs);
+  if (arguments.flags.count("--json")) {
+    json inputs = json::array();
+    for (const auto& input : key.inputs) inputs.push_back({{"path", input.path}, {"sha256", input.digest}});
+    std::cout << json{{"key", key.hex}, {"format", kCacheKeyFormat}, {"target", target.spec.name}, {"inputs", inputs}}.dump(2)
+              << "\n";
+  } else {
+    std::cout << key.hex << "\n";
+  }
+  return 0;
+}
+
+int run_link(const Arguments& arguments) {
+#if LLGO_WASM_HAVE_LINK
+  ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
+  return llgo_wasm::run_link_command(target_to_json(target), arguments.rest);
+#else
+  (void)arguments;
+  throw DriverError("link: this llgo-wasm was built without the link pipeline (driver/link)");
+#endif
+}
+
+int run(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_main_help(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "llgo-wasm " << LLGO_WASM_VERSION << "\n";
+    return 0;
+  }
+  const std::string& name = args[0];
+  auto command = std::find_if(commands().begin(), commands().end(), [&](const Command& c) { return name == c.name; });
+  if (command == commands().end()) {
+    std::vector<std::string> names;
+    for (const auto& c : commands()) names.push_back(c.name);
+    throw DriverError("unknown command \"" + name + "\"; commands: " + joined(names, ", ") + " (see llgo-wasm --help)");
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  bool is_link = name == "link";
+  if (!is_link && std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != rest.end()) {
+    std::cout << command->usage << "\n" << kCommonHelp;
+    return 0;
+  }
+  if (name == "targets") return run_targets(parse_arguments(name, rest, {}, {"--json"}, false));
+  if (name == "resolve") return run_resolve(parse_arguments(name, rest, {"--output"}, {"--json"}, false));
+  if (name == "sources") return run_sources(parse_arguments(name, rest, {"--dir"}, {"--json", "--explain"}, false));
+  if (name == "cache-key") {
+    return run_cache_key(parse_arguments(name, rest, {"--package-root", "--file", "--dep-key", "--toolchain-id", "--flag"},
+                                         {"--json", "--explain"}, false));
+  }
+  return run_link(parse_arguments(name, rest, {}, {}, true));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return run(args);
+  } catch (const DriverError& error) {
+    std::cerr << "llgo-wasm: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "llgo-wasm: internal error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,78 @@
+/*
+ * llgo_wasm.h: the C API of the llgo-wasm driver.
+ *
+ * Requests and results are JSON text (UTF-8, NUL-terminated). Every call returns a
+ * llgo_wasm_status; on success *result holds JSON, on failure *error holds a message
+ * (the same text the CLI prints). Both are allocated by the library and released
+ * with llgo_wasm_string_free. No C++ exception ever leaves these functions.
+ *
+ * A driver handle holds the loaded built-in descriptors; it is immutable and may be
+ * shared between threads. The API does not read the process environment: pass the
+ * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT) in the
+ * query's "env" object.
+ *
+ * Query JSON:  {"target": "wasm" | "path/to/custom.json" | null,
+ *               "goos": "js" | null, "goarch": "wasm" | null, "context": null,
+ *               "env": {"LLGO_WASI_THREADS": "1", ...}}
+ */
+#ifndef LLGO_WASM_H
+#define LLGO_WASM_H
+
+#if defined(_WIN32)
+#define LLGO_WASM_API __declspec(dllexport)
+#else
+#define LLGO_WASM_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum llgo_wasm_status {
+  LLGO_WASM_OK = 0,
+  /* The request is wrong (bad JSON, unknown target, bad descriptor, ...): fix the input. */
+  LLGO_WASM_BAD_REQUEST = 1,
+  /* A file could not be read or another failure outside the request. */
+  LLGO_WASM_FAILED = 2,
+  /* A required pointer argument was NULL. */
+  LLGO_WASM_NULL_ARGUMENT = 3
+} llgo_wasm_status;
+
+typedef struct llgo_wasm_driver llgo_wasm_driver;
+
+/* The library version, e.g. "0.1.0". Static storage: do not free. */
+LLGO_WASM_API const char* llgo_wasm_version(void);
+
+/* Loads the built-in descriptors. On failure *driver is NULL and *error is set. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_driver_new(llgo_wasm_driver** driver, char** error);
+LLGO_WASM_API void llgo_wasm_driver_free(llgo_wasm_driver* driver);
+
+/* The concrete built-in targets: [{"name", "variant", "goos", "goarch", "triple", "files"}]. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_list_targets(const llgo_wasm_driver* driver, char** result, char** error);
+
+/* Query JSON -> resolved target JSON (the same object as `llgo-wasm resolve --json`). */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_resolve(const llgo_wasm_driver* driver, const char* query_json, char** result,
+                                                 char** error);
+
+/* {"query": {...}, "output": "hello"} -> {"path": "hello.js", "format": "script"}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_name_output(const llgo_wasm_driver* driver, const char* request_json,
+                                                     char** result, char** error);
+
+/* {"query": {...}, "dir": "runtime/src"} ->
+ * {"selected": ["a.c", ...], "decisions": [{"file", "selected", "constraint", "line", "tags": {tag: bool}}]}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_select_sources(const llgo_wasm_driver* driver, const char* request_json,
+                                                        char** result, char** error);
+
+/* {"query": {...}, "package_root": "dir", "files": [...], "dependency_keys": [...],
+ *  "toolchain": {"clang": "19.1.7", ...}, "flags": [...]} -> {"key": "<64 hex>", "inputs": [{"path", "sha256"}]}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_key(const llgo_wasm_driver* driver, const char* request_json,
+                                                   char** result, char** error);
+
+/* Frees a string returned by this library. NULL is ignored. */
+LLGO_WASM_API void llgo_wasm_string_free(char* text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LLGO_WASM_H */

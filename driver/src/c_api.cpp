@@ -1,0 +1,194 @@
+// The C API (llgo_wasm.h): JSON in, JSON or error text out, every exception caught
+// at the boundary.
+#include "llgo_wasm.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <nlohmann/json.hpp>
+
+#include "llgo_wasm/cache_key.hpp"
+#include "llgo_wasm/descriptors.hpp"
+#include "llgo_wasm/error.hpp"
+#include "llgo_wasm/output_naming.hpp"
+#include "llgo_wasm/resolve.hpp"
+#include "llgo_wasm/source_selection.hpp"
+
+struct llgo_wasm_driver {
+  const llgo_wasm::DescriptorSet* descriptors;
+};
+
+namespace {
+
+using nlohmann::json;
+using namespace llgo_wasm;
+
+char* copy_string(const std::string& text) {
+  char* out = static_cast<char*>(std::malloc(text.size() + 1));
+  if (out) std::memcpy(out, text.c_str(), text.size() + 1);
+  return out;
+}
+
+void set_output(char** slot, const std::string& text) {
+  if (slot) *slot = copy_string(text);
+}
+
+// Runs `body`, which returns the result JSON, and maps every failure to a status.
+template <typename Body>
+llgo_wasm_status guarded(char** result, char** error, Body&& body) {
+  if (result) *result = nullptr;
+  if (error) *error = nullptr;
+  if (!result) {
+    set_output(error, "the result pointer is NULL");
+    return LLGO_WASM_NULL_ARGUMENT;
+  }
+  try {
+    *result = copy_string(body());
+    if (!*result) throw std::bad_alloc();
+    return LLGO_WASM_OK;
+  } catch (const DriverError& failure) {
+    set_output(error, failure.what());
+    return LLGO_WASM_BAD_REQUEST;
+  } catch (const json::exception& failure) {
+    set_output(error, std::string("bad request JSON: ") + failure.what());
+    return LLGO_WASM_BAD_REQUEST;
+  } catch (const std::exception& failure) {
+    set_output(error, failure.what());
+    return LLGO_WASM_FAILED;
+  } catch (...) {
+    set_output(error, "unknown failure");
+    return LLGO_WASM_FAILED;
+  }
+}
+
+json parse_request(const char* text) {
+  if (!text) throw DriverError("the request JSON is NULL");
+  json request = json::parse(text);
+  if (!request.is_object()) throw DriverError("the request must be a JSON object");
+  return request;
+}
+
+const DescriptorSet& descriptors_of(const llgo_wasm_driver* driver) {
+  if (!driver) throw DriverError("the driver handle is NULL (create one with llgo_wasm_driver_new)");
+  return *driver->descriptors;
+}
+
+ResolvedTarget resolve_member(const llgo_wasm_driver* driver, const json& request) {
+  auto query = request.find("query");
+  return resolve_target(descriptors_of(driver), query == request.end() ? Query{} : query_from_json(*query));
+}
+
+std::string string_member(const json& request, const char* key) {
+  auto found = request.find(key);
+  if (found == request.end() || !found->is_string()) {
+    throw DriverError(std::string("the request needs \"") + key + "\" (a string)");
+  }
+  return found->get<std::string>();
+}
+
+template <typename T>
+T optional_member(const json& request, const char* key) {
+  auto found = request.find(key);
+  return found == request.end() ? T{} : found->get<T>();
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* llgo_wasm_version(void) { return LLGO_WASM_VERSION_STRING; }
+
+llgo_wasm_status llgo_wasm_driver_new(llgo_wasm_driver** driver, char** error) {
+  if (error) *error = nullptr;
+  if (!driver) {
+    set_output(error, "the driver pointer is NULL");
+    return LLGO_WASM_NULL_ARGUMENT;
+  }
+  *driver = nullptr;
+  char* unused = nullptr;
+  llgo_wasm_status status = guarded(&unused, error, [&] {
+    *driver = new llgo_wasm_driver{&builtin_descriptors()};
+    return std::string("{}");
+  });
+  std::free(unused);
+  return status;
+}
+
+void llgo_wasm_driver_free(llgo_wasm_driver* driver) { delete driver; }
+
+llgo_wasm_status llgo_wasm_list_targets(const llgo_wasm_driver* driver, char** result, char** error) {
+  return guarded(result, error, [&] {
+    json list = json::array();
+    for (const auto& target : descriptors_of(driver).targets()) {
+      list.push_back({{"name", target.spec.name},
+                      {"variant", to_string(target.spec.variant)},
+                      {"goos", target.spec.goos},
+                      {"goarch", target.spec.goarch},
+                      {"triple", target.spec.triple},
+                      {"files", target.files}});
+    }
+    return list.dump();
+  });
+}
+
+llgo_wasm_status llgo_wasm_resolve(const llgo_wasm_driver* driver, const char* query_json, char** result, char** error) {
+  return guarded(result, error, [&] {
+    Query query = query_from_json(parse_request(query_json));
+    return target_to_json(resolve_target(descriptors_of(driver), query)).dump();
+  });
+}
+
+llgo_wasm_status llgo_wasm_name_output(const llgo_wasm_driver* driver, const char* request_json, char** result,
+                                       char** error) {
+  return guarded(result, error, [&] {
+    json request = parse_request(request_json);
+    ResolvedTarget target = resolve_member(driver, request);
+    OutputName name = name_output(target.spec, string_member(request, "output"));
+    return json{{"path", name.path}, {"format", to_string(name.format)}}.dump();
+  });
+}
+
+llgo_wasm_status llgo_wasm_select_sources(const llgo_wasm_driver* driver, const char* request_json, char** result,
+                                          char** error) {
+  return guarded(result, error, [&] {
+    json request = parse_request(request_json);
+    ResolvedTarget target = resolve_member(driver, request);
+    json selected = json::array();
+    json decisions = json::array();
+    for (const auto& decision : select_runtime_sources(target, string_member(request, "dir"))) {
+      if (decision.selected) selected.push_back(decision.file);
+      json tags = json::object();
+      for (const auto& [tag, value] : decision.tag_values) tags[tag] = value;
+      decisions.push_back({{"file", decision.file},
+                           {"selected", decision.selected},
+                           {"constraint", decision.constraint},
+                           {"line", decision.line},
+                           {"tags", tags}});
+    }
+    return json{{"selected", selected}, {"decisions", decisions}}.dump();
+  });
+}
+
+llgo_wasm_status llgo_wasm_cache_key(const llgo_wasm_driver* driver, const char* request_json, char** result,
+                                     char** error) {
+  return guarded(result, error, [&] {
+    json request = parse_request(request_json);
+    ResolvedTarget target = resolve_member(driver, request);
+    CacheKeyRequest key_request{
+        .toolchain = optional_member<std::map<std::string, std::string>>(request, "toolchain"),
+        .flags = optional_member<std::vector<std::string>>(request, "flags"),
+        .package_root = string_member(request, "package_root"),
+        .files = optional_member<std::vector<std::string>>(request, "files"),
+        .dependency_keys = optional_member<std::vector<std::string>>(request, "dependency_keys"),
+    };
+    CacheKey key = compute_cache_key(target, key_request);
+    json inputs = json::array();
+    for (const auto& input : key.inputs) inputs.push_back({{"path", input.path}, {"sha256", input.digest}});
+    return json{{"key", key.hex}, {"format", kCacheKeyFormat}, {"inputs", inputs}}.dump();
+  });
+}
+
+void llgo_wasm_string_free(char* text) { std::free(text); }
+
+}  // extern "C"

@@ -1,0 +1,189 @@
+// See cache_key.hpp. The encoding is a sequence of records
+//   <name> ' ' <byte length> ':' <value> '\n'
+// so no value, whatever bytes it holds, can be confused with a neighbour. Lists are a
+// count record followed by one record per item.
+#include "llgo_wasm/cache_key.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <set>
+
+#include "llgo_wasm/error.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+class Sha256 {
+ public:
+  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1) {
+      throw DriverError("OpenSSL could not start a SHA-256 digest");
+    }
+  }
+  void update(const void* data, std::size_t size) {
+    if (EVP_DigestUpdate(context_.get(), data, size) != 1) throw DriverError("OpenSSL SHA-256 update failed");
+  }
+  std::string hex() {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (EVP_DigestFinal_ex(context_.get(), digest, &size) != 1) throw DriverError("OpenSSL SHA-256 final failed");
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < size; ++i) {
+      out += kHex[digest[i] >> 4];
+      out += kHex[digest[i] & 15];
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context_;
+};
+
+class Encoder {
+ public:
+  explicit Encoder(std::string_view format) { put("format", format); }
+  void put(std::string_view name, std::string_view value) {
+    out_ += name;
+    out_ += ' ';
+    out_ += std::to_string(value.size());
+    out_ += ':';
+    out_ += value;
+    out_ += '\n';
+  }
+  void put_list(std::string_view name, const std::vector<std::string>& values) {
+    put(name, std::to_string(values.size()));
+    for (const auto& value : values) put("-", value);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+std::string join_words(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    out += std::to_string(item.size()) + ":" + item + ";";
+  }
+  return out;
+}
+
+std::string relative_input_path(const std::filesystem::path& root, const std::string& file) {
+  std::filesystem::path path(file);
+  std::filesystem::path absolute = path.is_absolute() ? path : root / path;
+  std::filesystem::path relative = absolute.lexically_normal().lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") {
+    throw DriverError(file + ": not inside the package root " + root.string());
+  }
+  return relative.generic_string();
+}
+
+std::vector<PackageInput> digest_inputs(const CacheKeyRequest& request) {
+  std::error_code error;
+  // Absolute, so that relative --file arguments and walked paths agree; it is never encoded.
+  const std::filesystem::path root = std::filesystem::absolute(request.package_root, error).lexically_normal();
+  if (!std::filesystem::is_directory(root, error)) {
+    throw DriverError(root.string() + ": the package root is not a directory");
+  }
+  std::set<std::string> paths;
+  if (request.files.empty()) {
+    for (auto it = std::filesystem::recursive_directory_iterator(root); it != std::filesystem::recursive_directory_iterator(); ++it) {
+      if (it->path().filename().string().rfind('.', 0) == 0) {
+        if (it->is_directory()) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file()) paths.insert(it->path().lexically_relative(root).generic_string());
+    }
+  } else {
+    for (const auto& file : request.files) {
+      std::string relative = relative_input_path(root, file);
+      if (!std::filesystem::is_regular_file(root / relative, error)) {
+        throw DriverError(file + ": not a regular file under the package root " + root.string());
+      }
+      paths.insert(relative);
+    }
+  }
+  std::vector<PackageInput> inputs;
+  for (const auto& path : paths) inputs.push_back({path, sha256_file_hex(root / path)});
+  return inputs;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> abi_fields(const ResolvedTarget& target) {
+  const TargetSpec& spec = target.spec;
+  const Capabilities& caps = spec.capabilities;
+  std::string environment;
+  for (const auto& [name, value] : target.environment) environment += name + "=" + value + ";";
+  return {
+      {"variant", std::string(to_string(spec.variant))},
+      {"goos", spec.goos},
+      {"goarch", spec.goarch},
+      {"triple", spec.triple},
+      {"data_model.pointer", std::to_string(spec.data_model.pointer)},
+      {"data_model.long", std::to_string(spec.data_model.long_size)},
+      {"data_model.ssize_t", std::to_string(spec.data_model.ssize_t_size)},
+      {"capabilities.asyncify", std::string(to_string(caps.asyncify))},
+      {"capabilities.memory64", caps.memory64 ? "true" : "false"},
+      {"capabilities.eh.compile", std::string(to_string(caps.eh.compile))},
+      {"capabilities.eh.final", std::string(to_string(caps.eh.final))},
+      {"capabilities.threads", caps.threads ? "true" : "false"},
+      {"capabilities.context", std::string(to_string(caps.context))},
+      {"build_tags", join_words(spec.build_tags)},
+      {"cflags", join_words(spec.cflags)},
+      {"ldflags", join_words(spec.ldflags)},
+      {"default_stack_size", std::to_string(spec.default_stack_size)},
+      {"environment", environment},
+  };
+}
+
+std::string canonical_cache_key_encoding(const ResolvedTarget& target, const CacheKeyRequest& request,
+                                         const std::vector<PackageInput>& inputs) {
+  Encoder encoder(kCacheKeyFormat);
+  for (const auto& [name, value] : abi_fields(target)) encoder.put("target." + name, value);
+  encoder.put("toolchain", std::to_string(request.toolchain.size()));
+  for (const auto& [name, version] : request.toolchain) encoder.put("toolchain." + name, version);
+  encoder.put_list("flags", request.flags);
+  std::vector<PackageInput> sorted_inputs = inputs;
+  std::sort(sorted_inputs.begin(), sorted_inputs.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  encoder.put("inputs", std::to_string(sorted_inputs.size()));
+  for (const auto& input : sorted_inputs) {
+    encoder.put("input.path", input.path);
+    encoder.put("input.sha256", input.digest);
+  }
+  std::vector<std::string> dependencies = request.dependency_keys;
+  std::sort(dependencies.begin(), dependencies.end());
+  encoder.put_list("dependencies", dependencies);
+  return encoder.take();
+}
+
+CacheKey compute_cache_key(const ResolvedTarget& target, const CacheKeyRequest& request) {
+  CacheKey key;
+  key.inputs = digest_inputs(request);
+  key.hex = sha256_hex(canonical_cache_key_encoding(target, request, key.inputs));
+  return key;
+}
+
+std::string sha256_file_hex(const std::filesystem::path& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
+  if (!file) throw DriverError(path.string() + ": cannot read the file");
+  Sha256 digest;
+  // Large reads keep the hash, not the system calls, the bottleneck.
+  std::vector<unsigned char> buffer(1 << 20);
+  std::size_t count;
+  while ((count = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) digest.update(buffer.data(), count);
+  if (std::ferror(file.get())) throw DriverError(path.string() + ": read error");
+  return digest.hex();
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  Sha256 digest;
+  digest.update(bytes.data(), bytes.size());
+  return digest.hex();
+}
+
+}  // namespace llgo_wasm

@@ -1,0 +1,189 @@
+// Query -> ResolvedTarget. See resolve.hpp for the rules.
+#include "llgo_wasm/resolve.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "environment.hpp"
+#include "llgo_wasm/error.hpp"
+#include "suggest.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+const std::string* environment_value(const Query& query, std::string_view name) {
+  auto found = query.environment.find(std::string(name));
+  return found == query.environment.end() ? nullptr : &found->second;
+}
+
+const std::string* non_empty_environment_value(const Query& query, std::string_view name) {
+  const std::string* value = environment_value(query, name);
+  return value && !value->empty() ? value : nullptr;
+}
+
+bool looks_like_path(const std::string& target) {
+  return target.find('/') != std::string::npos ||
+         (target.size() > 5 && target.compare(target.size() - 5, 5, ".json") == 0);
+}
+
+std::string supported_platforms(const DescriptorSet& descriptors) {
+  std::vector<std::string> pairs;
+  for (const auto& target : descriptors.targets()) {
+    if (!target.platform_default) continue;
+    std::string pair = target.spec.goos + "/" + target.spec.goarch;
+    for (const auto& [name, value] : target.required_environment) pair += " " + name + "=" + value;
+    pairs.push_back(pair + " (" + target.spec.name + ")");
+  }
+  return detail::join(pairs);
+}
+
+const TargetDescriptor& find_named(const DescriptorSet& descriptors, const std::string& name) {
+  if (const TargetDescriptor* found = descriptors.find(name)) return *found;
+  std::vector<std::string> names = descriptors.names();
+  throw DriverError("unknown target \"" + name + "\"" + detail::did_you_mean(name, names) +
+                    "; known targets: " + detail::join(names) + " (or a path to a .json descriptor)");
+}
+
+const TargetDescriptor& find_platform_default(const DescriptorSet& descriptors, const std::string& goos,
+                                              const std::string& goarch, const Query& query) {
+  const TargetDescriptor* best = nullptr;
+  for (const auto& target : descriptors.targets()) {
+    if (!target.platform_default || target.spec.goos != goos || target.spec.goarch != goarch) continue;
+    bool holds = std::all_of(target.required_environment.begin(), target.required_environment.end(), [&](const auto& entry) {
+      // Only LLGO_WASI_THREADS may be required (the loader checks), so normalize it.
+      return detail::normalized_environment_value(detail::wasi_threads_variable(),
+                                                  environment_value(query, entry.first)) == entry.second;
+    });
+    if (holds && (!best || target.required_environment.size() > best->required_environment.size())) best = &target;
+  }
+  if (!best) {
+    throw DriverError("GOOS=" + goos + " GOARCH=" + goarch + " is not a supported target; supported: " +
+                      supported_platforms(descriptors) + "; or name one with --target (" +
+                      detail::join(descriptors.names()) + ")");
+  }
+  return *best;
+}
+
+ContextBackend choose_context(const TargetSpec& spec, const Query& query) {
+  const std::string* requested = query.context ? &*query.context : non_empty_environment_value(query, kEnvContext);
+  if (!requested) return spec.capabilities.context;
+  std::string source = query.context ? "--context" : std::string(kEnvContext);
+  std::vector<std::string> supported;
+  for (auto context : spec.capabilities.supported_contexts) supported.emplace_back(to_string(context));
+  auto context = parse_context_backend(*requested);
+  if (!context) {
+    std::vector<std::string> all(context_backend_names().begin(), context_backend_names().end());
+    throw DriverError(source + "=" + *requested + " is not a context backend" + detail::did_you_mean(*requested, all) +
+                      "; target " + spec.name + " supports " + detail::join(supported));
+  }
+  const auto& list = spec.capabilities.supported_contexts;
+  if (std::find(list.begin(), list.end(), *context) == list.end()) {
+    throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
+                      detail::join(supported));
+  }
+  return *context;
+}
+
+bool is_unix_goos(std::string_view goos) {
+  // Go's own list (go/build: unixOS).
+  static constexpr std::array<std::string_view, 12> kUnix = {"aix",   "android", "darwin", "dragonfly",
+                                                              "freebsd", "hurd", "illumos", "ios",
+                                                              "linux", "netbsd", "openbsd", "solaris"};
+  return std::find(kUnix.begin(), kUnix.end(), goos) != kUnix.end();
+}
+
+}  // namespace
+
+std::vector<std::string> resolved_build_tags(const TargetSpec& spec) {
+  std::set<std::string> tags(spec.build_tags.begin(), spec.build_tags.end());
+  tags.insert(spec.goos);
+  tags.insert(spec.goarch);
+  tags.insert("llgo");
+  if (is_unix_goos(spec.goos)) tags.insert("unix");
+  tags.insert(context_build_tag(spec.capabilities.context));
+  return {tags.begin(), tags.end()};
+}
+
+ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
+  // Checked whatever the target: a typo here must never silently mean "0".
+  const std::string wasi_threads =
+      detail::normalized_environment_value(detail::wasi_threads_variable(), environment_value(query, kEnvWasiThreads));
+
+  std::map<std::string, std::string> overridden;
+  Origin goos_origin = Origin::Target;
+  Origin goarch_origin = Origin::Target;
+  TargetDescriptor custom;
+  const TargetDescriptor* descriptor = nullptr;
+
+  if (query.target) {
+    if (looks_like_path(*query.target)) {
+      custom = descriptors.load_file(*query.target);
+      descriptor = &custom;
+    } else {
+      descriptor = &find_named(descriptors, *query.target);
+    }
+    const TargetSpec& spec = descriptor->spec;
+    auto reconcile = [&](const std::optional<std::string>& flag, std::string_view variable, const std::string& implied,
+                         const char* flag_name) {
+      if (flag && *flag != implied) {
+        throw DriverError(std::string(flag_name) + "=" + *flag + " contradicts target " + spec.name + ", which implies " +
+                          std::string(variable) + "=" + implied + "; drop " + flag_name + " (named targets need no GOOS/GOARCH)");
+      }
+      const std::string* from_environment = non_empty_environment_value(query, variable);
+      if (!flag && from_environment && *from_environment != implied) overridden[std::string(variable)] = *from_environment;
+    };
+    reconcile(query.goos, kEnvGoos, spec.goos, "--goos");
+    reconcile(query.goarch, kEnvGoarch, spec.goarch, "--goarch");
+  } else {
+    const HostPlatform& host = host_platform();
+    auto decide = [&](const std::optional<std::string>& flag, std::string_view variable, const std::string& host_value,
+                      Origin& origin) {
+      if (flag) {
+        origin = Origin::Flag;
+        return *flag;
+      }
+      if (const std::string* value = non_empty_environment_value(query, variable)) {
+        origin = Origin::Environment;
+        return *value;
+      }
+      origin = Origin::Host;
+      return host_value;
+    };
+    std::string goos = decide(query.goos, kEnvGoos, host.goos, goos_origin);
+    std::string goarch = decide(query.goarch, kEnvGoarch, host.goarch, goarch_origin);
+    descriptor = &find_platform_default(descriptors, goos, goarch, query);
+  }
+
+  // The effective value of every variable that selects among this platform's
+  // descriptors: what the chosen descriptor requires, else the unset meaning.
+  std::map<std::string, std::string> environment;
+  for (const auto& other : descriptors.targets()) {
+    if (other.spec.goos != descriptor->spec.goos || other.spec.goarch != descriptor->spec.goarch) continue;
+    for (const auto& [name, value] : other.required_environment) {
+      auto required = descriptor->required_environment.find(name);
+      environment[name] = required != descriptor->required_environment.end()
+                              ? required->second
+                              : std::string(detail::wasi_threads_variable().unset_means);
+    }
+  }
+  const std::string* said_wasi_threads = non_empty_environment_value(query, kEnvWasiThreads);
+  if (auto effective = environment.find(std::string(kEnvWasiThreads));
+      said_wasi_threads && effective != environment.end() && effective->second != wasi_threads) {
+    overridden[effective->first] = *said_wasi_threads;  // a named target won over it
+  }
+
+  TargetSpec spec = descriptor->spec;
+  spec.capabilities.context = choose_context(spec, query);
+  spec.build_tags = resolved_build_tags(spec);
+  return ResolvedTarget{
+      .spec = std::move(spec),
+      .goos_origin = goos_origin,
+      .goarch_origin = goarch_origin,
+      .environment = std::move(environment),
+      .overridden_environment = std::move(overridden),
+      .descriptor_files = descriptor->files,
+  };
+}
+
+}  // namespace llgo_wasm
