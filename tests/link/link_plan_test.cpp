@@ -147,6 +147,16 @@ TEST(LinkPlan, SysrootDecidesTheTripleSpellingAndAddsLibsetjmp) {
   EXPECT_TRUE(contains(clang, "--sysroot=" + scratch.string()));
   EXPECT_TRUE(contains(clang, "-lsetjmp"));
 
+  // With both spellings, plain clang-19 gets wasm32-wasi; a -resource-dir shim keeps wasip1.
+  link_test::fs::create_directories(scratch / "lib" / "wasm32-wasip1");
+  auto plain = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), with_sysroot, naming());
+  EXPECT_TRUE(contains(plain.steps[0].command, "--target=wasm32-wasi"));
+  auto shimmed = build_link_plan(resolved_p1(), parse_link_arguments({"-resource-dir", "/rt", "a.o", "-o", "a.wasm"}), with_sysroot, naming());
+  EXPECT_TRUE(contains(shimmed.steps[0].command, "--target=wasm32-unknown-wasip1") ||
+              contains(shimmed.steps[0].command, "--target=wasm32-wasip1"));
+  EXPECT_TRUE(contains(shimmed.steps[0].command, "/rt"));
+  
+
   // A target or sysroot on the link line (CMake's CMAKE_C_COMPILER_TARGET / CMAKE_SYSROOT) wins.
   auto own = build_link_plan(resolved_p1(), parse_link_arguments({"--target=wasm32-wasi", "a.o", "-o", "a.wasm"}), tools(), naming());
   EXPECT_EQ(std::count_if(own.steps[0].command.begin(), own.steps[0].command.end(),

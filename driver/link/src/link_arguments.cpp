@@ -11,10 +11,11 @@ namespace llgo_wasm {
 namespace {
 
 // Clang flags whose value is the next argument (when not written joined, e.g. `-L dir`).
-constexpr std::array<std::string_view, 22> flags_with_separate_value = {
+constexpr std::array<std::string_view, 24> flags_with_separate_value = {
     "-L",       "-l",      "-Xlinker", "-mllvm",   "-target", "-isysroot", "-z",     "-u",
     "-e",       "-T",      "-I",       "-D",       "-U",      "-include",  "-isystem", "-x",
-    "-MF",      "-MT",     "-MQ",      "-Xclang",  "-Xassembler", "--rtlib"};
+    "-MF",      "-MT",     "-MQ",      "-Xclang",  "-Xassembler", "--rtlib",
+    "-resource-dir", "--target"};
 
 bool takes_separate_value(const std::string& arg) {
   return std::find(flags_with_separate_value.begin(), flags_with_separate_value.end(), arg) !=

@@ -34,22 +34,28 @@ bool is_wasi_target(const nlohmann::json& resolved_target) {
   return json_string(resolved_target, "goos") == "wasip1";
 }
 
-// A sysroot lays out libraries under lib/<triple>.  wasi-libc builds before 2024 (Debian's)
-// name the P1 directory wasm32-wasi, newer ones wasm32-wasip1; use the name the sysroot has.
+// A sysroot lays out libraries under lib/<triple>, and clang-19 looks for its compiler-rt
+// under <resource-dir>/lib/<os>.  Debian's libclang-rt-19-dev-wasm32 ships only lib/wasi, so
+// without a -resource-dir shim on the link line the wasm32-wasi spelling is the one that links;
+// with a shim, the resolved (wasip1) spelling is kept.  Either way, use a name the sysroot has.
 std::string link_triple_for_sysroot(const std::string& triple, const std::optional<std::string>& sysroot,
-                                    std::vector<std::string>& notes) {
+                                    bool resource_dir_given, std::vector<std::string>& notes) {
   if (!sysroot || triple.empty()) return triple;
-  std::vector<std::string> candidates = {triple};
+  std::vector<std::string> candidates;
   if (triple == "wasm32-unknown-wasip1" || triple == "wasm32-wasip1") {
-    candidates.insert(candidates.end(), {"wasm32-wasip1", "wasm32-wasi"});
+    if (resource_dir_given) candidates = {triple, "wasm32-wasip1", "wasm32-wasi"};
+    else candidates = {"wasm32-wasi", triple, "wasm32-wasip1"};
   } else if (triple == "wasm32-wasip1-threads" || triple == "wasm32-unknown-wasip1-threads") {
-    candidates.insert(candidates.end(), {"wasm32-wasip1-threads", "wasm32-wasi-threads"});
+    if (resource_dir_given) candidates = {triple, "wasm32-wasip1-threads", "wasm32-wasi-threads"};
+    else candidates = {"wasm32-wasi-threads", triple, "wasm32-wasip1-threads"};
+  } else {
+    candidates = {triple};
   }
   for (const auto& candidate : candidates) {
     std::error_code ignored;
     if (fs::is_directory(fs::path(*sysroot) / "lib" / candidate, ignored)) {
       if (candidate != triple) {
-        notes.push_back("linking with --target=" + candidate + " (the sysroot's name for " + triple + ")");
+        notes.push_back("linking with --target=" + candidate + " for " + triple + " (the spelling this sysroot and clang-19's compiler-rt both have; pass --target or -resource-dir to choose)");
       }
       return candidate;
     }
@@ -152,11 +158,12 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   std::vector<std::string> link = {compiler};
   const bool wasi = is_wasi_target(resolved_target);
   std::optional<std::string> sysroot = arguments.sysroot ? arguments.sysroot : toolchain.sysroot;
-  const bool user_gave_target = has_flag_with_prefix(arguments.link_line, {"--target=", "-target"});
+  const bool user_gave_target = has_flag_with_prefix(arguments.link_line, {"--target", "-target"});
   const bool user_gave_sysroot = has_flag_with_prefix(arguments.link_line, {"--sysroot"});
   std::string link_triple;
   if (wasi) {
-    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, plan.notes);
+    const bool resource_dir_given = has_flag_with_prefix(arguments.link_line, {"-resource-dir"});
+    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, resource_dir_given, plan.notes);
     if (!user_gave_target && !link_triple.empty()) link.push_back("--target=" + link_triple);
     if (!user_gave_sysroot && sysroot) link.push_back("--sysroot=" + *sysroot);
   }
