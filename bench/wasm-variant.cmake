@@ -1,0 +1,72 @@
+# bench/wasm-variant.cmake: the benchmark programs of one wasm variant, included at the end of
+# cmake/wasm-variant/CMakeLists.txt (after fixtures.cmake), so the runtime libraries
+# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_CONTEXTS, llgo_wasm_driver() and llgo_wasm_json_flags()
+# are defined. Builds:
+#   J32/J64  bench_runtime_<cid> (.js + .wasm) per context backend (emscripten-fiber, asyncify),
+#            built like the scheduler fixture; bench_cpu_plain: the CPU kernel alone, without
+#            the runtime and without -sASYNCIFY (the no-Asyncify baseline).
+#   P1       bench_runtime_asyncify_objects: the benchmark compiled for the asyncify backend, as
+#            objects; bench/run.py links them through `llgo-wasm link` itself (with and without
+#            Asyncify narrowing, timing wasm-opt), because that link is part of what is measured.
+#            bench_cpu_plain: the kernel alone, linked by clang, no Asyncify.
+#   P1T      nothing (one thread per goroutine: the single-worker benchmarks do not apply).
+# and writes bench-manifest.json beside it: what bench/run.py runs and links.
+if(LLGO_WASM_VARIANT STREQUAL "P1T")
+  return()
+endif()
+
+set(_bench_source "${ROOT}/bench/bench_runtime.c")
+set(_bench_programs "")   # JSON objects, one per program
+
+foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
+  string(REPLACE "-" "_" _bench_cid "${_bench_ctx}")
+  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET} --context ${_bench_ctx})
+  llgo_wasm_json_flags(_bench_cflags "${_bench_resolved}" cflags)
+  llgo_wasm_json_flags(_bench_ldflags "${_bench_resolved}" ldflags)
+
+  if(LLGO_WASM_VARIANT MATCHES "^J")
+    set(_exe bench_runtime_${_bench_cid})
+    add_executable(${_exe} "${_bench_source}")
+    target_compile_options(${_exe} PRIVATE ${_bench_cflags})
+    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
+    # 10,000 parked goroutines with default stacks need about 1.3 GB: let memory grow to 4 GB.
+    target_link_options(${_exe} PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
+      -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB)
+    string(APPEND _bench_programs
+      "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+  else()
+    # P1: objects only; run.py links them with the driver (see the top of this file).
+    set(_objects bench_runtime_${_bench_cid}_objects)
+    add_library(${_objects} OBJECT "${_bench_source}")
+    target_compile_options(${_objects} PRIVATE ${_bench_cflags})
+    target_include_directories(${_objects} PRIVATE "${ROOT}/runtime/include")
+    # Building this custom target builds the objects and the runtime archives they link with.
+    add_custom_target(bench_runtime_${_bench_cid}_inputs ALL
+      DEPENDS ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
+    string(JSON _ldflags_json GET "${_bench_resolved}" ldflags)
+    string(APPEND _bench_programs
+      "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\","
+      "\"objects\":\"$<JOIN:$<TARGET_OBJECTS:${_objects}>,|>\","
+      "\"archives\":[\"$<TARGET_FILE:llgo_runtime_${_bench_cid}>\",\"$<TARGET_FILE:llgo_wasmcontext_${_bench_cid}>\"],"
+      "\"ldflags\":${_ldflags_json}},")
+  endif()
+endforeach()
+
+# The no-Asyncify baseline: the CPU kernel without the runtime.
+add_executable(bench_cpu_plain "${_bench_source}")
+target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
+if(LLGO_WASM_VARIANT MATCHES "^J")
+  # The data model flags (e.g. -sMEMORY64) but none of the Asyncify ones.
+  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET})
+  llgo_wasm_json_flags(_bench_cflags "${_bench_resolved}" cflags)
+  llgo_wasm_json_flags(_bench_ldflags "${_bench_resolved}" ldflags)
+  list(FILTER _bench_ldflags EXCLUDE REGEX "^-sASYNCIFY")
+  target_compile_options(bench_cpu_plain PRIVATE ${_bench_cflags})
+  target_link_options(bench_cpu_plain PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1)
+endif()
+string(APPEND _bench_programs "{\"kind\":\"cpu-plain\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_cpu_plain>\"}")
+
+file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/bench-manifest.json" CONTENT
+"{\"variant\":\"${LLGO_WASM_VARIANT}\",\"target\":\"${LLGO_WASM_TARGET}\",\"driver\":\"${LLGO_WASM_DRIVER}\",
+\"programs\":[${_bench_programs}]}
+")
