@@ -194,3 +194,29 @@ TEST_F(RealPipeline, NarrowingFigures) {
   }
   EXPECT_LT(figures[0].size, figures[1].size) << "narrowing should instrument less code";
 }
+
+// cmake/LlgoWasmLink.cmake: a CMake build (Release, so -O3 reaches the link line) leaves the
+// final module at the target's normal path, and it runs.
+TEST_F(RealPipeline, CMakeProjectLinksThroughTheDriver) {
+  const fs::path build = scratch / "cmake-build";
+  ChildResult configure = run_child_process(
+      {LLGO_WASM_LINK_TEST_CMAKE, "-S", std::string(LLGO_WASM_LINK_TEST_SOURCE_DIR) + "/tests/link/cmake_project",
+       "-B", build.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_SYSTEM_NAME=Generic",
+       "-DCMAKE_C_COMPILER=" + tools.clang, "-DCMAKE_C_COMPILER_TARGET=" + tools.triple, "-DCMAKE_SYSROOT=" + tools.sysroot,
+       "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY", "-DLLGO_WASM_SOURCE_DIR=" + std::string(LLGO_WASM_LINK_TEST_SOURCE_DIR),
+       "-DLLGO_WASM_DRIVER=" + std::string(LLGO_WASM_LINK_TEST_CLI)},
+      true);
+  ASSERT_TRUE(configure.succeeded()) << configure.describe_failure("cmake (configure)") << "\n" << configure.captured_stdout;
+  ChildResult build_run = run_child_process({LLGO_WASM_LINK_TEST_CMAKE, "--build", build.string(), "-v"}, true);
+  ASSERT_TRUE(build_run.succeeded()) << build_run.describe_failure("cmake --build") << "\n" << build_run.captured_stdout;
+  EXPECT_NE(build_run.captured_stdout.find(" link --target wasip1 "), std::string::npos) << build_run.captured_stdout;
+
+  const fs::path output = build / "switch_and_longjmp.wasm";
+  WasmModuleSummary module = read_wasm_module_file(output.string());
+  EXPECT_TRUE(module.legacy_eh_sites.empty());
+  EXPECT_GT(module.try_table_count, 0u);
+  EXPECT_TRUE(link_test::temporaries_in(build).empty());
+  ChildResult run = run_under_node(output);
+  EXPECT_TRUE(run.exited && run.exit_status == 0) << run.describe_failure("node") << "\n" << run.captured_stdout;
+  EXPECT_EQ(run.captured_stdout, "result=38 rounds=3 resumes=4 ok\n");
+}

@@ -1,0 +1,67 @@
+# LlgoWasmLink.cmake: make `llgo-wasm link` produce a CMake executable target.
+#
+#   llgo_wasm_use_driver_link(<target>
+#       DRIVER <path-to-llgo-wasm | CMake target name>
+#       TARGET_NAME <wasip1 | wasip1-threads | ...>
+#       [CONTEXT <asyncify | pthread | ...>]
+#       [DRIVER_ARGS <extra llgo-wasm link options>...])
+#
+# The target's C and C++ link rules get a linker launcher (<LANG>_LINKER_LAUNCHER, CMake >=
+# 3.21), so Ninja and Makefiles run
+#   <DRIVER> link --target <TARGET_NAME> [--context C] [DRIVER_ARGS] --cc <compiler> <flags> <objects> -o <target file> <libraries>
+# instead of calling the compiler directly.  For P1 the driver links a temporary core module,
+# runs the pinned wasm-opt (--asyncify, then --translate-to-exnref), validates the result and
+# renames it onto the target's normal output path: a P1 build leaves final, instrumented,
+# exnref modules.  -O flags from CMAKE_C_FLAGS_<CONFIG> still reach the link line; the driver
+# removes them from the clang command (clang would run its own hidden wasm-opt) and gives the
+# level to its wasm-opt step.  Per target rather than a global CMAKE_C_LINK_EXECUTABLE, so host
+# tools and other targets in the same project keep CMake's normal link rule.
+# Set LLGO_WASM_DRIVER once to omit DRIVER.  See docs/link-pipeline.md.
+include_guard(GLOBAL)
+
+function(llgo_wasm_use_driver_link target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DRIVER;TARGET_NAME;CONTEXT" "DRIVER_ARGS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET "${target}")
+    message(FATAL_ERROR "llgo_wasm_use_driver_link: '${target}' is not a target")
+  endif()
+  get_target_property(target_type "${target}" TYPE)
+  if(NOT target_type STREQUAL "EXECUTABLE")
+    message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): only executables are linked by the driver "
+                        "(this is a ${target_type}; archives and shared libraries need no post-link steps)")
+  endif()
+  if(NOT arg_DRIVER)
+    set(arg_DRIVER "${LLGO_WASM_DRIVER}")
+  endif()
+  if(NOT arg_DRIVER)
+    message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): no DRIVER given and LLGO_WASM_DRIVER is unset; "
+                        "pass DRIVER <path to llgo-wasm> (or the llgo-wasm target)")
+  endif()
+  if(NOT arg_TARGET_NAME)
+    message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): TARGET_NAME is required (e.g. wasip1)")
+  endif()
+
+  if(TARGET "${arg_DRIVER}")
+    set(driver "$<TARGET_FILE:${arg_DRIVER}>")
+    add_dependencies("${target}" "${arg_DRIVER}")
+  else()
+    if(NOT IS_ABSOLUTE "${arg_DRIVER}" OR NOT EXISTS "${arg_DRIVER}")
+      message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): DRIVER '${arg_DRIVER}' is neither a target nor an "
+                          "existing absolute path; build llgo-wasm first or pass its full path")
+    endif()
+    set(driver "${arg_DRIVER}")
+    # Relink when the driver changes: it decides the post-link steps.
+    set_property(TARGET "${target}" APPEND PROPERTY LINK_DEPENDS "${arg_DRIVER}")
+  endif()
+
+  set(launcher "${driver}" link --target "${arg_TARGET_NAME}")
+  if(arg_CONTEXT)
+    list(APPEND launcher --context "${arg_CONTEXT}")
+  endif()
+  list(APPEND launcher ${arg_DRIVER_ARGS} --cc)
+  set_target_properties("${target}" PROPERTIES
+    C_LINKER_LAUNCHER "${launcher}"
+    CXX_LINKER_LAUNCHER "${launcher}")
+endfunction()
