@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""bench/run.py: runs every llgo-wasm benchmark in one invocation and reports them side by side.
+
+Called by bench/run.sh after the presets are built (native, j32, j64, wasip1); reads the
+bench-manifest.json files those builds wrote (bench/superbuild.cmake, bench/wasm-variant.cmake).
+
+Runs, on every variant and context backend under the same engine (Node >= 24 for wasm):
+  runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
+           memory per parked goroutine (10,000 parked; default and 16 KiB stacks), CPU kernel;
+  asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
+           sizes, wasm-opt time) against the same core module optimised without --asyncify;
+           the CPU kernel with and without Asyncify on P1, J32 and J64;
+  driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
+           hashing throughput against `sha256sum` on the same files.
+Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
+bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
+A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
+reason and makes the exit status 1; nothing is left out silently.
+
+Options: --quick (tiny counts, for development), --build-root DIR (default: build/ of the
+repository), --out DIR (default: bench/results).
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KIB = 1024
+TIMEOUT_SECONDS = 300
+
+# ---- settings -------------------------------------------------------------------------------
+
+FULL = dict(yield_total=100_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+            parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=5, link_reps=3,
+            resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
+            cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
+QUICK = dict(yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
+             parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
+             resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
+             cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
+YIELD_GOROUTINES = [2, 10, 1000]
+YIELD_DEPTHS = [1, 10]
+PRESETS = {"native": "native", "J32": "j32", "J64": "j64", "P1": "wasip1"}
+
+
+class BenchError(Exception):
+    """A benchmark could not run; the message says what and where."""
+
+
+# ---- collected results -----------------------------------------------------------------------
+
+rows = []      # one per measured figure
+missing = []   # one per figure that could not be measured, with the reason
+
+
+def add_row(bench, variant, backend, params, samples, unit, note=""):
+    samples = [float(s) for s in samples]
+    rows.append(dict(bench=bench, variant=variant, backend=backend, params=params, unit=unit,
+                     samples=samples, min=min(samples), median=statistics.median(samples), max=max(samples),
+                     reps=len(samples), note=note))
+
+
+def add_missing(bench, variant, backend, params, reason):
+    missing.append(dict(bench=bench, variant=variant, backend=backend, params=params, reason=reason))
+    print(f"  MISSING {bench} {variant}/{backend} {params}: {reason}", file=sys.stderr)
+
+
+def find_row(bench, variant, backend, params=None):
+    for row in rows:
+        if row["bench"] == bench and row["variant"] == variant and row["backend"] == backend and \
+                (params is None or row["params"] == params):
+            return row
+    return None
+
+
+# ---- running programs ------------------------------------------------------------------------
+
+def run(cmd, timeout=TIMEOUT_SECONDS, env=None):
+    """Runs cmd; returns (stdout, stderr). Raises BenchError with the command's own words."""
+    cmd = [str(part) for part in cmd]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"timed out after {timeout} s: {' '.join(map(str, cmd))}")
+    except OSError as error:
+        raise BenchError(f"cannot run {cmd[0]}: {error}")
+    if proc.returncode != 0:
+        lines = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
+        fails = [l for l in lines if l.startswith("FAIL")] or lines[-3:]
+        raise BenchError(f"exit status {proc.returncode} from {Path(str(cmd[min(1, len(cmd) - 1)])).name}: "
+                         + " | ".join(fails)[:400])
+    return proc.stdout, proc.stderr
+
+
+def results_of(stdout):
+    out = []
+    for line in stdout.splitlines():
+        if line.startswith("FAIL"):
+            raise BenchError(line)
+        if line.startswith("RESULT "):
+            out.append(json.loads(line[len("RESULT "):]))
+    if not out:
+        raise BenchError("the program printed no RESULT line")
+    return out
+
+
+def find_node():
+    candidates = []
+    if os.environ.get("NODE"):
+        candidates.append(os.environ["NODE"])
+    toolchain = os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or \
+        str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
+    candidates.append(str(Path(toolchain) / "bin" / "node"))
+    if shutil.which("node"):
+        candidates.append(shutil.which("node"))
+    for node in candidates:
+        if Path(node).is_file():
+            version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+            match = re.match(r"v(\d+)\.", version)
+            if match and int(match.group(1)) >= 24:
+                return node, version
+    raise BenchError("Node >= 24 not found (looked at NODE, $LLGO_WASM_TOOLCHAIN_DIR/bin/node, PATH); "
+                     "run tools/setup-toolchain.sh or set NODE")
+
+
+class Program:
+    """One runnable benchmark program: how to start it on its engine."""
+
+    def __init__(self, variant, backend, path, engine_prefix):
+        self.variant, self.backend, self.path = variant, backend, Path(path)
+        self.engine_prefix = engine_prefix
+
+    def command(self, *args):
+        return [*self.engine_prefix, str(self.path), *map(str, args)]
+
+    def results(self, *args):
+        if not self.path.is_file():
+            raise BenchError(f"{self.path} was not built")
+        return results_of(run(self.command(*args))[0])
+
+
+def wasm_file_of(program):
+    """The .wasm module behind a program (Emscripten: next to the .js)."""
+    return program.path.with_suffix(".wasm")
+
+
+# ---- discovery -------------------------------------------------------------------------------
+
+def load_manifest(path):
+    if not path.is_file():
+        raise BenchError(f"{path} not found: build the preset first (bash bench/run.sh does)")
+    return json.loads(path.read_text())
+
+
+def discover(build_root, node, wasi_runner):
+    """Returns (runtime programs, plain-kernel programs, P1 link inputs, host manifest)."""
+    runtime, plain, p1_inputs, host = [], {}, None, None
+    try:
+        host = load_manifest(build_root / "native" / "bench-manifest.json")
+        for entry in host["programs"]:
+            if entry["kind"] == "runtime":
+                runtime.append(Program("native", entry["context"], entry["path"], []))
+            elif entry["kind"] == "cpu-plain":
+                plain["native"] = Program("native", "plain", entry["path"], [])
+    except BenchError as error:
+        add_missing("all native benchmarks", "native", "-", "-", str(error))
+    for variant in ("J32", "J64", "P1"):
+        try:
+            manifest = load_manifest(build_root / PRESETS[variant] / "wasm" / "bench-manifest.json")
+        except BenchError as error:
+            add_missing(f"all {variant} benchmarks", variant, "-", "-", str(error))
+            continue
+        prefix = [node] if variant != "P1" else [node, str(wasi_runner)]
+        for entry in manifest["programs"]:
+            if entry["kind"] == "runtime":
+                runtime.append(Program(variant, entry["context"], entry["path"], prefix))
+            elif entry["kind"] == "cpu-plain":
+                plain[variant] = Program(variant, "plain", entry["path"], prefix)
+            elif entry["kind"] == "runtime-objects":
+                p1_inputs = dict(entry, driver=manifest["driver"], target=manifest["target"])
+    return runtime, plain, p1_inputs, host
+
+
+# ---- P1: the link through the driver, with and without narrowing ----------------------------
+
+LINK_STEP_LINE = re.compile(r"asyncify\+exnref ([0-9.]+) s, (\d+) B -> (\d+) B")
+
+
+def link_p1(inputs, out_dir, node, wasi_runner, settings):
+    """Links the P1 benchmark (narrowed and wide), measures sizes and wasm-opt times, and
+    returns {"narrowed": Program, "wide": Program} for the runtime benchmarks."""
+    driver = inputs["driver"]
+    objects = inputs["objects"].split("|")
+    link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
+    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "-O2"]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    programs = {}
+    for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"])):
+        output = out_dir / f"bench_runtime_asyncify_{mode}.wasm"
+        seconds, sizes = [], None
+        try:
+            for _ in range(settings["link_reps"]):
+                _, stderr = run(base + extra + ["-v", "-o", str(output)] + link_inputs)
+                match = LINK_STEP_LINE.search(stderr)
+                if not match:
+                    raise BenchError("`llgo-wasm link -v` printed no 'asyncify+exnref <s> s, <A> B -> <B> B' line")
+                seconds.append(float(match.group(1)))
+                sizes = (int(match.group(2)), int(match.group(3)))
+        except BenchError as error:
+            add_missing("asyncify link", "P1", f"asyncify ({mode})", "-O2", str(error))
+            continue
+        add_row("wasm-opt time", "P1", f"asyncify ({mode})", "--asyncify -O2 --translate-to-exnref",
+                [s * 1000 for s in seconds], "ms")
+        add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
+        add_row("module size", "P1", f"asyncify ({mode})", "final module, -O2", [output.stat().st_size], "B")
+        programs[mode] = Program("P1", "asyncify" if mode == "narrowed" else "asyncify (wide)", output,
+                                 [node, str(wasi_runner)])
+
+    # The baseline: the same core module through the same wasm-opt pipeline minus --asyncify.
+    try:
+        plan_out, _ = run(base + ["--dry-run", "--json", "-o", str(out_dir / "plain.wasm")] + link_inputs)
+        plan = json.loads(plan_out)
+        steps = {step["name"]: step for step in plan["steps"]}
+        if "link" not in steps or "asyncify+exnref" not in steps:
+            raise BenchError(f"the link plan has no 'link' or 'asyncify+exnref' step: {list(steps)}")
+        core = out_dir / "plain.core.wasm"
+        link_args = list(steps["link"]["args"])
+        link_args[link_args.index("-o") + 1] = str(core)
+        run([steps["link"]["tool"]] + link_args)
+        opt = steps["asyncify+exnref"]
+        opt_args = [a for a in opt["args"] if a != "--asyncify" and not a.startswith("--pass-arg=asyncify")]
+        opt_args[opt_args.index(opt["inputs"][0])] = str(core)
+        plain_module = out_dir / "plain.final.wasm"
+        opt_args[opt_args.index("-o") + 1] = str(plain_module)
+        seconds = []
+        for _ in range(settings["link_reps"]):
+            start = time.perf_counter()
+            run([opt["tool"]] + opt_args)
+            seconds.append(time.perf_counter() - start)
+        add_row("wasm-opt time", "P1", "no Asyncify", "-O2 --translate-to-exnref", [s * 1000 for s in seconds], "ms")
+        add_row("module size", "P1", "no Asyncify", "final module, -O2", [plain_module.stat().st_size], "B")
+    except (BenchError, ValueError, KeyError, json.JSONDecodeError) as error:
+        add_missing("module size", "P1", "no Asyncify", "final module, -O2", f"baseline link failed: {error}")
+    return programs
+
+
+# ---- runtime benchmarks ----------------------------------------------------------------------
+
+def bench_runtime_program(program, settings, yields=True):
+    v, b = program.variant, program.backend
+    label = f"{v}/{b}"
+    print(f"  {label}", file=sys.stderr)
+    if yields:
+        for goroutines in YIELD_GOROUTINES:
+            for depth in YIELD_DEPTHS:
+                params = f"G={goroutines} depth={depth}"
+                per_g = max(1, settings["yield_total"] // goroutines)
+                try:
+                    results = program.results("yield", goroutines, depth, per_g, settings["yield_reps"])
+                    add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
+                except BenchError as error:
+                    add_missing("yield", v, b, params, str(error))
+        for count in settings["spawn_counts"]:
+            params = f"{count:,} serial"
+            try:
+                results = program.results("spawn", count, settings["spawn_reps"])
+                add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine",
+                        note=f"contexts created: {results[-1]['contexts_created']}")
+            except BenchError as error:
+                add_missing("spawn+exit", v, b, params, str(error))
+        for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
+            params = f"{settings['parked_count']:,} parked, {stack_label}"
+            try:
+                samples = []
+                for _ in range(settings["parked_reps"]):
+                    samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["parked_count"], stack)]
+                add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB")
+            except BenchError as error:
+                add_missing("memory per parked G", v, b, params, str(error))
+    bench_cpu(program, settings)
+
+
+def bench_cpu(program, settings):
+    params = f"hash {settings['cpu_mib']} MiB"
+    try:
+        results = program.results("cpu", settings["cpu_mib"], settings["cpu_reps"])
+        add_row("cpu kernel", program.variant, program.backend, params, [r["ms"] for r in results], "ms",
+                note=f"hash {results[0]['hash']}")
+    except BenchError as error:
+        add_missing("cpu kernel", program.variant, program.backend, params, str(error))
+
+
+# ---- driver benchmarks -----------------------------------------------------------------------
+
+def bench_driver(host, build_root, settings):
+    driver_cli = host.get("driver") if host else None
+    bench_prog = next((p["path"] for p in (host or {}).get("programs", []) if p["kind"] == "driver"), None)
+    targets = ["wasm", "js-wasm", "wasip1", "wasip1-threads", "host"]
+    n = settings["resolve_processes"]
+    if driver_cli and Path(driver_cli).is_file():
+        try:
+            samples, baseline = [], []
+            true_cmd = shutil.which("true") or "/bin/true"
+            for i in range(n):
+                start = time.perf_counter()
+                run([driver_cli, "resolve", "--json", "--target", targets[i % len(targets)]])
+                samples.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                run([true_cmd])
+                baseline.append((time.perf_counter() - start) * 1000)
+            add_row("driver: resolve per process", "native", "llgo-wasm resolve --json", f"{n} processes",
+                    samples, "ms")
+            add_row("driver: resolve per process", "native", "/bin/true (process baseline)", f"{n} processes",
+                    baseline, "ms")
+        except BenchError as error:
+            add_missing("driver: resolve per process", "native", "llgo-wasm", "-", str(error))
+    else:
+        add_missing("driver: resolve per process", "native", "llgo-wasm", "-", "the llgo-wasm CLI was not built")
+
+    if not bench_prog or not Path(bench_prog).is_file():
+        add_missing("driver: in-library resolve", "native", "bench_driver", "-", "bench_driver was not built")
+        add_missing("driver: cache-key hashing", "native", "bench_driver", "-", "bench_driver was not built")
+        return
+    try:
+        results = results_of(run([bench_prog, "resolve", settings["resolve_iterations"], settings["resolve_reps"]])[0])
+        for api, label in (("resolve-cpp", "C++ API (resolve_target)"), ("resolve-c", "C API (JSON in/out)")):
+            add_row("driver: in-library resolve", "native", label, f"{settings['resolve_iterations']:,} resolves",
+                    [r["us"] for r in results if r["bench"] == api], "us/resolve")
+    except BenchError as error:
+        add_missing("driver: in-library resolve", "native", "bench_driver", "-", str(error))
+
+    # Cache-key input: deterministic pseudo-random files (the same bytes every run).
+    data_dir = build_root / "bench" / "cache-key-input"
+    want = settings["cache_key_files"], settings["cache_key_file_mib"]
+    stamp = data_dir.parent / "cache-key-input.shape"  # outside: every file inside is hashed
+    if not stamp.is_file() or stamp.read_text() != repr(want):
+        shutil.rmtree(data_dir, ignore_errors=True)
+        data_dir.mkdir(parents=True)
+        rng = random.Random(7)
+        for i in range(want[0]):
+            (data_dir / f"input{i}.bin").write_bytes(rng.randbytes(want[1] << 20))
+        stamp.write_text(repr(want))
+    files = sorted(str(p) for p in data_dir.iterdir())
+    total_bytes = sum(Path(f).stat().st_size for f in files)
+    params = f"{len(files)} files, {total_bytes >> 20} MiB"
+    try:
+        results = results_of(run([bench_prog, "cache-key", str(data_dir), settings["cache_key_reps"]])[0])
+        if results[0]["bytes"] != total_bytes:
+            raise BenchError(f"bench_driver hashed {results[0]['bytes']} bytes, expected {total_bytes}")
+        add_row("driver: cache-key hashing", "native", "llgo-wasm cache key", params,
+                [total_bytes / (r["ms"] / 1000) / 1e6 for r in results], "MB/s")
+        sha = shutil.which("sha256sum")
+        if not sha:
+            raise BenchError("sha256sum not found on PATH (coreutils)")
+        samples = []
+        for _ in range(settings["cache_key_reps"]):
+            start = time.perf_counter()
+            run([sha] + files)
+            samples.append(total_bytes / (time.perf_counter() - start) / 1e6)
+        add_row("driver: cache-key hashing", "native", "sha256sum (baseline)", params, samples, "MB/s")
+    except BenchError as error:
+        add_missing("driver: cache-key hashing", "native", "bench_driver", params, str(error))
+
+
+# ---- targets ---------------------------------------------------------------------------------
+
+targets = []
+
+
+def add_target(name, measured, limit, kind, unit, detail):
+    """kind 'max': measured must be <= limit; 'min': measured must be >= limit."""
+    met = measured <= limit if kind == "max" else measured >= limit
+    if kind == "max":
+        margin = f"{(measured / limit - 1) * 100:+.1f}% vs limit" if limit else ""
+    else:
+        margin = f"{(measured / limit - 1) * 100:+.1f}% vs limit"
+    targets.append(dict(name=name, measured=measured, limit=limit, kind=kind, unit=unit, met=met,
+                        status="MET" if met else "MISSED", margin=margin, detail=detail))
+
+
+def add_unmeasured_target(name, why):
+    targets.append(dict(name=name, measured=None, limit=None, kind=None, unit="", met=False,
+                        status="NOT MEASURED", margin="", detail=why))
+
+
+def evaluate_targets(settings):
+    # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
+    for variant in ("J32", "J64"):
+        for goroutines in YIELD_GOROUTINES:
+            for depth in YIELD_DEPTHS:
+                params = f"G={goroutines} depth={depth}"
+                name = f"{variant} raw-Asyncify yield <= 0.15x Fiber yield ({params})"
+                fast, fiber = find_row("yield", variant, "asyncify", params), find_row("yield", variant, "emscripten-fiber", params)
+                if fast and fiber:
+                    add_target(name, fast["median"] / fiber["median"], 0.15, "max", "x",
+                               f"{fast['median']:.1f} ns vs {fiber['median']:.1f} ns")
+                else:
+                    add_unmeasured_target(name, "a yield row is missing")
+    # 2. P1 spawn+exit <= 150 ns (context pooling)
+    for count in settings["spawn_counts"]:
+        params = f"{count:,} serial"
+        row = find_row("spawn+exit", "P1", "asyncify", params)
+        name = f"P1 spawn+exit <= 150 ns ({params})"
+        if row:
+            add_target(name, row["median"], 150.0, "max", "ns", row["note"])
+        else:
+            add_unmeasured_target(name, "the P1 spawn row is missing")
+    # 3. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
+    plain = find_row("module size", "P1", "no Asyncify")
+    for mode in ("narrowed", "wide"):
+        row = find_row("module size", "P1", f"asyncify ({mode})")
+        name = f"P1 Asyncify module growth <= 15% ({mode}{'' if mode == 'narrowed' else ', for reference'})"
+        if row and plain:
+            add_target(name, (row["median"] / plain["median"] - 1) * 100, 15.0, "max", "%",
+                       f"{int(row['median']):,} B vs {int(plain['median']):,} B without Asyncify")
+        else:
+            add_unmeasured_target(name, "a module size row is missing")
+    # 4. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
+    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext")]:
+        base = find_row("cpu kernel", row["variant"], "plain")
+        name = f"{row['variant']} CPU slowdown from Asyncify <= 5% ({row['backend']} build)"
+        if base:
+            add_target(name, (row["median"] / base["median"] - 1) * 100, 5.0, "max", "%",
+                       f"{row['median']:.2f} ms vs {base['median']:.2f} ms without Asyncify")
+        else:
+            add_unmeasured_target(name, f"the {row['variant']} plain kernel row is missing")
+    # 5. memory per parked goroutine against the seeds' 128 KiB default reservation
+    for row in [r for r in rows if r["bench"] == "memory per parked G" and "default stack" in r["params"]]:
+        add_target(f"{row['variant']}/{row['backend']} memory per parked goroutine <= 128 KiB (default stack)",
+                   row["median"], 128.0, "max", "KiB", f"{row['params']}")
+    # 6. driver (issue 3's figures)
+    row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
+    if row:
+        add_target("llgo-wasm resolve per process <= 5 ms", row["median"], 5.0, "max", "ms", "wall time incl. process start")
+    else:
+        add_unmeasured_target("llgo-wasm resolve per process <= 5 ms", "row missing")
+    row = find_row("driver: in-library resolve", "native", "C++ API (resolve_target)")
+    if row:
+        add_target("in-library resolve <= 20 us (C++ API)", row["median"], 20.0, "max", "us", "descriptors loaded")
+    else:
+        add_unmeasured_target("in-library resolve <= 20 us", "row missing")
+    ours, theirs = find_row("driver: cache-key hashing", "native", "llgo-wasm cache key"), \
+        find_row("driver: cache-key hashing", "native", "sha256sum (baseline)")
+    if ours and theirs:
+        add_target("cache-key hashing >= 0.8x sha256sum throughput", ours["median"] / theirs["median"], 0.8, "min", "x",
+                   f"{ours['median']:.0f} MB/s vs {theirs['median']:.0f} MB/s")
+    else:
+        add_unmeasured_target("cache-key hashing >= 0.8x sha256sum throughput", "a hashing row is missing")
+
+
+# ---- output ----------------------------------------------------------------------------------
+
+def fmt(value):
+    if value >= 1e6:
+        return f"{value:,.0f}"
+    if value >= 100:
+        return f"{value:,.1f}"
+    return f"{value:.3g}" if value < 1 else f"{value:.2f}"
+
+
+def print_table():
+    header = ("benchmark", "variant", "backend", "parameters", "min", "median", "max", "unit", "n")
+    table = [header] + [(r["bench"], r["variant"], r["backend"], r["params"], fmt(r["min"]), fmt(r["median"]),
+                         fmt(r["max"]), r["unit"], str(r["reps"])) for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for i, line in enumerate(table):
+        print("  ".join(cell.rjust(widths[j]) if 4 <= j <= 6 or j == 8 else cell.ljust(widths[j])
+                        for j, cell in enumerate(line)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    if missing:
+        print(f"\nMISSING ({len(missing)}):")
+        for m in missing:
+            print(f"  {m['bench']} {m['variant']}/{m['backend']} {m['params']}: {m['reason']}")
+    print("\nTargets (ratios measured in this run):")
+    for t in targets:
+        if t["measured"] is None:
+            print(f"  NOT MEASURED  {t['name']}: {t['detail']}")
+        else:
+            print(f"  {t['status']:<7} {t['name']}: measured {t['measured']:.3g} {t['unit']} "
+                  f"(limit {t['limit']:g} {t['unit']}, {t['margin']}; {t['detail']})")
+
+
+SERIES_COLORS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"]
+
+
+def write_svg(path):
+    """Grouped bars of median yield cost (log scale), one group per shape, one bar per variant/backend."""
+    yield_rows = [r for r in rows if r["bench"] == "yield"]
+    series = []
+    for r in yield_rows:
+        key = f"{r['variant']} {r['backend']}"
+        if key not in series:
+            series.append(key)
+    groups = [f"G={g} depth={d}" for g in YIELD_GOROUTINES for d in YIELD_DEPTHS]
+    width, height, left, top, bottom = 960, 460, 70, 40, 110
+    plot_w, plot_h = width - left - 20, height - top - bottom
+    values = [r["median"] for r in yield_rows] or [1.0]
+    import math
+    lo = 10 ** math.floor(math.log10(max(min(values), 1e-3)))
+    hi = 10 ** math.ceil(math.log10(max(values)))
+    if hi <= lo:
+        hi = lo * 10
+
+    def y_of(v):
+        return top + plot_h * (1 - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)))
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">Goroutine yield cost (median ns per llgo_gosched, log scale)</text>']
+    decade = lo
+    while decade <= hi * 1.0001:
+        y = y_of(decade)
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{decade:g} ns</text>')
+        decade *= 10
+    group_w = plot_w / len(groups)
+    bar_w = group_w * 0.8 / max(1, len(series))
+    for gi, group in enumerate(groups):
+        gx = left + gi * group_w + group_w * 0.1
+        out.append(f'<text x="{left + gi * group_w + group_w / 2:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{group}</text>')
+        for si, name in enumerate(series):
+            variant, backend = name.split(" ", 1)
+            r = find_row("yield", variant, backend, group)
+            if not r:
+                continue
+            x, y = gx + si * bar_w, y_of(r["median"])
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w * 0.92:.1f}" height="{top + plot_h - y:.1f}" '
+                       f'fill="{SERIES_COLORS[si % len(SERIES_COLORS)]}"><title>{name} {group}: {r["median"]:.1f} ns '
+                       f'(min {r["min"]:.1f}, max {r["max"]:.1f})</title></rect>')
+    out.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" stroke="black"/>')
+    out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="black"/>')
+    for si, name in enumerate(series):
+        lx, ly = left + (si % 4) * 220, top + plot_h + 40 + (si // 4) * 18
+        out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" fill="{SERIES_COLORS[si % len(SERIES_COLORS)]}"/>')
+        out.append(f'<text x="{lx + 18}" y="{ly}">{name}</text>')
+    out.append("</svg>")
+    path.write_text("\n".join(out) + "\n")
+
+
+# ---- main ------------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny counts, for development")
+    parser.add_argument("--build-root", type=Path, default=ROOT / "build")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    args = parser.parse_args()
+    settings = QUICK if args.quick else FULL
+    started = time.perf_counter()
+
+    node, node_version = find_node()
+    wasi_runner = ROOT / "tests" / "runners" / "run-wasi.mjs"
+    if not wasi_runner.is_file():
+        wasi_runner = ROOT / "bench" / "wasi-run.mjs"
+    runtime, plain, p1_inputs, host = discover(args.build_root, node, wasi_runner)
+
+    print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
+    p1 = {}
+    if p1_inputs:
+        p1 = link_p1(p1_inputs, args.build_root / "bench" / "p1", node, wasi_runner, settings)
+    else:
+        add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
+    if "narrowed" in p1:
+        runtime.append(p1["narrowed"])
+
+    print("runtime benchmarks ...", file=sys.stderr)
+    for program in runtime:
+        bench_runtime_program(program, settings)
+    if "wide" in p1:
+        bench_cpu(p1["wide"], settings)
+    for variant, program in plain.items():
+        bench_cpu(program, settings)
+    # Module sizes of the Emscripten builds (whole .wasm; informational, each program differs).
+    for program in [p for p in runtime if p.variant in ("J32", "J64")] + [p for v, p in plain.items() if v in ("J32", "J64")]:
+        module = wasm_file_of(program)
+        if module.is_file():
+            add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
+
+    print("driver benchmarks ...", file=sys.stderr)
+    bench_driver(host, args.build_root, settings)
+
+    evaluate_targets(settings)
+    print_table()
+    args.out.mkdir(parents=True, exist_ok=True)
+    elapsed = time.perf_counter() - started
+    document = dict(
+        generated=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        mode="quick" if args.quick else "full", settings=settings, elapsed_seconds=round(elapsed, 1),
+        machine=dict(platform=platform.platform(), cpus=os.cpu_count(), node=node_version,
+                     python=platform.python_version()),
+        yield_definition="ns per llgo_gosched call (one switch to the next goroutine in FIFO order)",
+        results=rows, missing=missing, targets=targets)
+    (args.out / "latest.json").write_text(json.dumps(document, indent=1) + "\n")
+    write_svg(args.out / "yield.svg")
+    print(f"\nwrote {args.out / 'latest.json'} and {args.out / 'yield.svg'} ({elapsed:.0f} s)")
+    return 1 if missing or any(t["measured"] is None for t in targets) else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as error:
+        print(f"bench/run.py: {error}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# bench/run.sh: builds what the benchmarks need and runs them all in one invocation.
+#
+#   bash bench/run.sh            configure + build the presets native, j32, j64, wasip1
+#                                (cmake --preset X && cmake --build --preset X), then run
+#                                bench/run.py: table on stdout, bench/results/latest.json,
+#                                bench/results/yield.svg, targets with MET/MISSED.
+#   bash bench/run.sh --quick    tiny repetition counts (development; figures are not reportable)
+# Environment: BENCH_SKIP_BUILD=1 reuses the existing build/<preset> folders as they are;
+# BENCH_PRESETS="native wasip1" limits the presets built (the others' rows are reported missing).
+# A preset that fails to build does not stop the others; its benchmarks are reported as missing
+# and the exit status is 1.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+presets=${BENCH_PRESETS:-"native j32 j64 wasip1"}
+failed=""
+mkdir -p build/bench
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  for preset in $presets; do
+    echo "== building preset $preset" >&2
+    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset"; } >"build/bench/build-$preset.log" 2>&1; then
+      echo "bench/run.sh: preset $preset failed to build; see build/bench/build-$preset.log (last lines below)" >&2
+      tail -n 15 "build/bench/build-$preset.log" >&2
+      failed="$failed $preset"
+    fi
+  done
+fi
+
+python3 bench/run.py "$@"
+status=$?
+if [[ -n "$failed" ]]; then
+  echo "bench/run.sh: presets that did not build:$failed" >&2
+  status=1
+fi
+exit $status
