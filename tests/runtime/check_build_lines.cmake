@@ -1,0 +1,20 @@
+# check_build_lines.cmake - every runtime source (runtime/src/*.c|h|S|s) carries exactly one
+# `//llgo:build <expr>` line within its first 5 lines, as the driver's source selection needs.
+# Usage: cmake -DSRC_DIR=runtime/src -P check_build_lines.cmake
+file(GLOB sources "${SRC_DIR}/*.c" "${SRC_DIR}/*.h" "${SRC_DIR}/*.S" "${SRC_DIR}/*.s")
+set(problems "")
+foreach(source IN LISTS sources)
+  file(STRINGS "${source}" all_lines REGEX "^//llgo:build ")
+  list(LENGTH all_lines count)
+  file(STRINGS "${source}" head LIMIT_COUNT 5)
+  list(FILTER head INCLUDE REGEX "^//llgo:build [^ ]")
+  list(LENGTH head head_count)
+  if(NOT count EQUAL 1 OR NOT head_count EQUAL 1)
+    string(APPEND problems "  ${source}: ${count} //llgo:build line(s), ${head_count} in the first 5 lines\n")
+  endif()
+endforeach()
+list(LENGTH sources total)
+if(problems)
+  message(FATAL_ERROR "runtime sources need exactly one //llgo:build line near the top:\n${problems}")
+endif()
+message(STATUS "${total} runtime sources, each with one //llgo:build line")
