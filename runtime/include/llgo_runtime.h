@@ -91,7 +91,9 @@ _Noreturn void llgo_panic(const char *msg);
 
 /* Inside a deferred call during a panic: stops the panic and returns its
  * message; the function whose defer frame is running returns normally after
- * its remaining deferred calls. Anywhere else (or during Goexit): NULL. */
+ * its remaining deferred calls. Anywhere else (or during Goexit): NULL.
+ * Difference from Go: it also recovers when called from a function that a
+ * deferred call calls, not only directly by the deferred function. */
 const char *llgo_recover(void);
 
 /* Prints "fatal error: <msg>" to stderr and exits with status 2. Never returns. */
