@@ -8,8 +8,10 @@
 #
 # The target's C and C++ link rules get a linker launcher (<LANG>_LINKER_LAUNCHER, CMake >=
 # 3.21), so Ninja and Makefiles run
-#   <DRIVER> link --target <TARGET_NAME> [--context C] [DRIVER_ARGS] --cc <compiler> <flags> <objects> -o <target file> <libraries>
-# instead of calling the compiler directly.  For P1 the driver links a temporary core module,
+#   <DRIVER> link --target <TARGET_NAME> [--context C] [DRIVER_ARGS] -- --cc <compiler> <flags> <objects> -o <target file> <libraries>
+# instead of calling the compiler directly.  The `--` ends the CLI's common options: CMake's
+# link line carries clang's own --target=<triple> (CMAKE_C_COMPILER_TARGET), which must reach
+# clang rather than be read as the llgo-wasm target.  For P1 the driver links a temporary core module,
 # runs the pinned wasm-opt (--asyncify, then --translate-to-exnref), validates the result and
 # renames it onto the target's normal output path: a P1 build leaves final, instrumented,
 # exnref modules.  -O flags from CMAKE_C_FLAGS_<CONFIG> still reach the link line; the driver
@@ -60,7 +62,7 @@ function(llgo_wasm_use_driver_link target)
   if(arg_CONTEXT)
     list(APPEND launcher --context "${arg_CONTEXT}")
   endif()
-  list(APPEND launcher ${arg_DRIVER_ARGS} --cc)
+  list(APPEND launcher ${arg_DRIVER_ARGS} -- --cc)
   set_target_properties("${target}" PROPERTIES
     C_LINKER_LAUNCHER "${launcher}"
     CXX_LINKER_LAUNCHER "${launcher}")

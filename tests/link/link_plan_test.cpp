@@ -55,7 +55,7 @@ TEST(LinkArguments, AcceptsACMakeLinkLine) {
 
 TEST(LinkArguments, DriverOptionsAndExtraArgs) {
   auto parsed = parse_link_arguments({"--dry-run", "--json", "-v", "--kind=shared", "--no-asyncify-narrowing",
-                                      "--asyncify-import", "env.sleep", "-oout.so", "a.o", "--", "-Wl,--verbose", "-O3"});
+                                      "--asyncify-import", "env.sleep", "-oout.so", "a.o", "--", "--target=wasm32-wasi", "-O3"});
   EXPECT_TRUE(parsed.dry_run);
   EXPECT_TRUE(parsed.json);
   EXPECT_TRUE(parsed.verbose);
@@ -63,7 +63,8 @@ TEST(LinkArguments, DriverOptionsAndExtraArgs) {
   EXPECT_FALSE(parsed.asyncify_narrowing);
   EXPECT_EQ(parsed.asyncify_imports, std::vector<std::string>{"env.sleep"});
   EXPECT_EQ(parsed.output_path, "out.so");
-  EXPECT_EQ(parsed.extra_linker_args, (std::vector<std::string>{"-Wl,--verbose", "-O3"}));
+  EXPECT_EQ(parsed.link_line, (std::vector<std::string>{"a.o", "--target=wasm32-wasi"}));
+  EXPECT_EQ(parsed.stripped_optimization_flags, std::vector<std::string>{"-O3"});
 }
 
 TEST(LinkArguments, RejectsBadInput) {

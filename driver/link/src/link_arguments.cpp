@@ -59,8 +59,9 @@ LinkArguments parse_link_arguments(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--") {
-      parsed.extra_linker_args.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-      break;
+      // Where the CLI stops reading its common options (--target, ...): the link line that
+      // follows may carry clang's own --target=.  Parsing goes on unchanged.
+      continue;
     }
     if (arg == "--dry-run") {
       parsed.dry_run = true;

@@ -105,13 +105,14 @@ int print_wasm_opt(const LinkArguments& arguments, const EnvironmentLookup& envi
 std::string link_command_usage() {
   return R"(usage: llgo-wasm link [common options] [--dry-run] [--json] [-v] [--kind executable|archive|shared]
                       [--cc CLANG] [--sysroot DIR] [--no-asyncify-narrowing]
-                      [--asyncify-import MODULE.NAME]... -o OUTPUT inputs... [clang flags...] [-- extra linker args]
+                      [--asyncify-import MODULE.NAME]... [--] -o OUTPUT inputs... [clang flags...]
        llgo-wasm link --print-wasm-opt [--json]
 
 Links objects and archives for the resolved target.  P1 executables are linked to a temporary
 core module, run through the pinned wasm-opt (--asyncify, then --translate-to-exnref), validated
 and renamed onto OUTPUT; nothing is ever half-written.  -O flags are removed from the clang line
-(clang would run its own hidden wasm-opt) and passed to the wasm-opt step.
+(clang would run its own hidden wasm-opt) and passed to the wasm-opt step.  A `--` ends the
+common options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
   --dry-run                print the plan instead of running it (--json: as JSON)
   -v, --verbose            one line per step: time, sizes before/after wasm-opt
   --kind KIND              executable (default), archive (llvm-ar) or shared

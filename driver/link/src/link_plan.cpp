@@ -163,8 +163,12 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   std::string link_triple;
   if (wasi) {
     const bool resource_dir_given = has_flag_with_prefix(arguments.link_line, {"-resource-dir"});
-    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, resource_dir_given, plan.notes);
-    if (!user_gave_target && !link_triple.empty()) link.push_back("--target=" + link_triple);
+    std::vector<std::string> triple_notes;
+    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, resource_dir_given, triple_notes);
+    if (!user_gave_target && !link_triple.empty()) {
+      link.push_back("--target=" + link_triple);
+      plan.notes.insert(plan.notes.end(), triple_notes.begin(), triple_notes.end());
+    }
     if (!user_gave_sysroot && sysroot) link.push_back("--sysroot=" + *sysroot);
   }
   if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
@@ -180,7 +184,6 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     bool present = fs::exists(fs::path(*sysroot) / "lib" / link_triple / "libsetjmp.a", ignored);
     if (present && std::find(link.begin(), link.end(), "-lsetjmp") == link.end()) link.push_back("-lsetjmp");
   }
-  link.insert(link.end(), arguments.extra_linker_args.begin(), arguments.extra_linker_args.end());
   for (const auto& flag : arguments.stripped_optimization_flags) {
     plan.notes.push_back("removed " + flag + " from the link line: with -O clang runs its own hidden "
                          "wasm-opt at link time" +

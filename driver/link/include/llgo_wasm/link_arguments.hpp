@@ -1,6 +1,8 @@
 // Parses the argument list of `llgo-wasm link`, which is also used as CMake's link rule, so it
 // accepts compiler-driver style link lines: objects and archives, `-o OUT`, `-l`/`-L`,
-// `-Wl,...`, `-Xlinker X`, `-mllvm X` and any other flag (passed through to clang).
+// `-Wl,...`, `-Xlinker X`, `-mllvm X` and any other flag (passed through to clang).  A `--`
+// separates the CLI's common options from the link line (see cmake/LlgoWasmLink.cmake) and is
+// otherwise ignored.
 // Limits: a flag the parser does not know is assumed to take no separate value.
 #pragma once
 
@@ -27,7 +29,6 @@ struct LinkArguments {
   // What the link tool gets, in the original order: inputs and clang flags (-l, -L, -Wl,...),
   // without driver options, -o and -O*.
   std::vector<std::string> link_line;
-  std::vector<std::string> extra_linker_args;  // after `--`, appended to the clang line as-is
   std::vector<std::string> stripped_optimization_flags;  // -O* removed from the clang line
   std::optional<std::string> compiler;      // --cc
   std::optional<std::string> sysroot;       // --sysroot (also accepted as a clang flag)
