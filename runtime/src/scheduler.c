@@ -43,7 +43,10 @@ static struct {
   int started;                /* llgo_run_main was called */
   llgo_wasmcontext host;      /* the system stack */
   sched_g *current;           /* the running goroutine, NULL on the host */
+  uint64_t current_id;        /* its id, kept outside the record: an overflowing
+                                 stack may have overwritten the record */
   sched_g *previous;          /* the goroutine that switched to the current one */
+  uint64_t previous_id;
   sched_g *retired;           /* exited; its stack may still be in use */
   llgo_runqueue run_queue;
   sched_g *free_pool;
@@ -77,6 +80,16 @@ static sched_g *running_or_die(const char *operation) {
   return sched.current;
 }
 
+static void check_context(const sched_g *gp, uint64_t id);
+
+/* The running goroutine, after checking its stack canary: done before any
+ * scheduling step touches state, so an overflow is reported as such. */
+static sched_g *running_checked(const char *operation) {
+  sched_g *self = running_or_die(operation);
+  check_context(self, sched.current_id);
+  return self;
+}
+
 static void enqueue(sched_g *gp) {
   llgo_runqueue_result result = llgo_runqueue_push(&sched.run_queue, &gp->run_node);
   if (result != LLGO_RUNQUEUE_OK) {
@@ -92,10 +105,10 @@ static _Noreturn void die_of_deadlock(void) {
   llgo_fatal(LLGO_DEADLOCK_ASLEEP);
 }
 
-static void check_context(const sched_g *gp) {
+static void check_context(const sched_g *gp, uint64_t id) {
   llgo_wasmcontext_result result = llgo_wasmcontext_check(&gp->context);
   if (result != LLGO_WASMCONTEXT_OK) {
-    llgo_fatalf("goroutine %llu: %s", (unsigned long long)gp->g.id,
+    llgo_fatalf("goroutine %llu: %s", (unsigned long long)id,
                 llgo_wasmcontext_result_name(result));
   }
 }
@@ -105,7 +118,7 @@ static void check_context(const sched_g *gp) {
  * its storage can be checked and, if it exited, pooled. */
 static void after_resume(void) {
   if (sched.previous != NULL) {
-    check_context(sched.previous);
+    check_context(sched.previous, sched.previous_id);
     sched.previous = NULL;
   }
   sched_g *dead = sched.retired;
@@ -117,16 +130,18 @@ static void after_resume(void) {
   }
 }
 
-/* Switches from `self` (whose new status is already set) to `next`, taken
- * from the run queue. Returns when `self` is resumed. */
+/* Switches from `self` (whose new status is already set, and whose context
+ * the caller checked first) to `next`, taken from the run queue. Returns when
+ * `self` is resumed. */
 static void switch_to(sched_g *self, sched_g *next) {
   if (llgo_test_g_status(&next->g) == LLGO_G_DEAD) {
     llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)next->g.id);
   }
-  check_context(self);
   llgo_casgstatus(&next->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
   sched.previous = self;
+  sched.previous_id = sched.current_id;
   sched.current = next;
+  sched.current_id = next->g.id;
   llgo_wasmcontext_result result = llgo_wasmcontext_switch(&self->context, &next->context);
   if (result != LLGO_WASMCONTEXT_OK) {
     llgo_fatalf("switch from goroutine %llu: %s", (unsigned long long)self->g.id, // LCOV_EXCL_LINE
@@ -198,7 +213,7 @@ void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
 }
 
 void llgo_gosched(void) {
-  sched_g *self = running_or_die("llgo_gosched");
+  sched_g *self = running_checked("llgo_gosched");
   sched_g *next = dequeue();
   if (next == NULL) {
     return; /* nothing else to run: keep going */
@@ -209,7 +224,7 @@ void llgo_gosched(void) {
 }
 
 void llgo_park(void) {
-  sched_g *self = running_or_die("llgo_park");
+  sched_g *self = running_checked("llgo_park");
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
   sched_g *next = dequeue();
   if (next == NULL) {
@@ -229,6 +244,7 @@ void llgo_ready(llgo_g *g) {
 /* Ends the running goroutine and never returns: the next one runs, and this
  * record is pooled once execution has left its stack. */
 static _Noreturn void exit_running(sched_g *self, int main_called_goexit) {
+  check_context(self, sched.current_id);
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_DEAD);
   llgo_live_g_exited(main_called_goexit);
   sched_g *next = dequeue();
@@ -248,8 +264,9 @@ static void goroutine_entry(void *arg) {
   int ended_by_goexit = llgo_g_run_body(&self->g);
   if (self->g.is_main && !ended_by_goexit) {
     /* main returned: the program ends with its status, whatever else is left. */
-    check_context(self);
+    check_context(self, sched.current_id);
     sched.previous = self;
+    sched.previous_id = sched.current_id;
     sched.current = NULL;
     llgo_wasmcontext_switch(&self->context, &sched.host);
     llgo_fatal("the main goroutine was resumed after it returned"); // LCOV_EXCL_LINE
@@ -280,6 +297,7 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) 
   sched_g *first = dequeue();
   llgo_casgstatus(&first->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
   sched.current = first;
+  sched.current_id = first->g.id;
   sched.p_status = LLGO_P_RUNNING;
   llgo_wasmcontext_result result = llgo_wasmcontext_switch(&sched.host, &first->context);
   if (result != LLGO_WASMCONTEXT_OK) {
