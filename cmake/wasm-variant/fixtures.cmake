@@ -28,7 +28,8 @@ function(llgo_wasm_driver out)
   set(${out} "${_out}" PARENT_SCOPE)
 endfunction()
 
-# JSON array -> CMake list; each entry may hold a flag and its argument ("-mllvm -x").
+# JSON array -> CMake list of compile/link options; an entry may hold a flag and its argument
+# ("-mllvm -x").
 function(llgo_wasm_json_flags out json)
   set(_list "")
   string(JSON _n ERROR_VARIABLE _e LENGTH "${json}" ${ARGN})
@@ -39,8 +40,13 @@ function(llgo_wasm_json_flags out json)
   math(EXPR _last "${_n} - 1")
   foreach(_i RANGE ${_last})
     string(JSON _v GET "${json}" ${ARGN} ${_i})
-    separate_arguments(_parts UNIX_COMMAND "${_v}")
-    list(APPEND _list ${_parts})
+    # "SHELL:" keeps a flag and its argument together: CMake de-duplicates options, which
+    # would otherwise merge two "-mllvm" into one.
+    if(_v MATCHES " ")
+      list(APPEND _list "SHELL:${_v}")
+    else()
+      list(APPEND _list "${_v}")
+    endif()
   endforeach()
   set(${out} "${_list}" PARENT_SCOPE)
 endfunction()
@@ -83,14 +89,16 @@ foreach(_ci RANGE ${_ncontexts})
   endforeach()
   message(STATUS "${LLGO_WASM_VARIANT}/${_ctx}: runtime sources selected by the driver: ${_files}")
 
-  # The context layer is its own library that sees only its own headers (the boundary).
-  add_library(llgo_wasmcontext_${_cid} STATIC ${_context_sources})
-  target_include_directories(llgo_wasmcontext_${_cid} PRIVATE "${ROOT}/runtime/src/wasmcontext")
-  target_compile_options(llgo_wasmcontext_${_cid} PRIVATE ${_cflags})
+  # The context layer is its own library (the pthread backend has none): built apart from the
+  # scheduler, it cannot reach into G/M/P state.
   add_library(llgo_runtime_${_cid} STATIC ${_runtime_sources})
   target_include_directories(llgo_runtime_${_cid} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
   target_compile_options(llgo_runtime_${_cid} PRIVATE ${_cflags})
-  target_link_libraries(llgo_runtime_${_cid} PUBLIC llgo_wasmcontext_${_cid})
+  if(_context_sources)
+    add_library(llgo_wasmcontext_${_cid} STATIC ${_context_sources})
+    target_compile_options(llgo_wasmcontext_${_cid} PRIVATE ${_cflags})
+    target_link_libraries(llgo_runtime_${_cid} PUBLIC llgo_wasmcontext_${_cid})
+  endif()
 
   set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
   if(_ctx STREQUAL "pthread")
