@@ -284,7 +284,7 @@ EOF
   done
   # P1: LLVM 19 SjLj (legacy EH) -> Asyncify -> exnref, run by Node 24's WASI
   $cc --target=wasm32-wasip1 --sysroot="$PREFIX/wasi-sysroot" -resource-dir "$PREFIX/clang-resource-$LLVM_VERSION" \
-    -O2 -mllvm -wasm-enable-sjlj -mllvm -wasm-use-legacy-eh sjlj.c -lsetjmp -o sjlj.core.wasm
+    -O2 -mllvm -wasm-enable-sjlj sjlj.c -lsetjmp -o sjlj.core.wasm
   "$PREFIX/bin/wasm-opt" sjlj.core.wasm --enable-exception-handling --asyncify --translate-to-exnref -O1 -o sjlj.wasm
   cat > run.mjs <<'EOF'
 import { WASI } from 'node:wasi'; import { readFileSync } from 'node:fs';
