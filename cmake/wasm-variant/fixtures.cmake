@@ -9,6 +9,10 @@ if(NOT LLGO_WASM_DRIVER OR NOT EXISTS "${LLGO_WASM_DRIVER}")
   message(FATAL_ERROR "cmake/wasm-variant needs LLGO_WASM_DRIVER (the llgo-wasm CLI) to select runtime sources; got '${LLGO_WASM_DRIVER}'")
 endif()
 enable_language(ASM)
+# Re-run this configuration when the driver (descriptors are built into it) or the set of
+# runtime files changes: the selection below is computed here, at configure time.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${LLGO_WASM_DRIVER}")
+file(GLOB _llgo_runtime_files CONFIGURE_DEPENDS "${ROOT}/runtime/src/*")
 
 set(_target_J32 wasm)
 set(_target_J64 js-wasm)

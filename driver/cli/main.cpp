@@ -100,6 +100,12 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
   };
   for (std::size_t i = 0; i < raw.size(); ++i) {
     std::string option = raw[i];
+    // "--" ends the common options: what follows (e.g. CMake's link line, which carries clang's
+    // own --target=<triple>) belongs to the command, `--` included so it can tell the two apart.
+    if (option == "--" && pass_unknown) {
+      arguments.rest.insert(arguments.rest.end(), raw.begin() + static_cast<std::ptrdiff_t>(i), raw.end());
+      break;
+    }
     std::optional<std::string> inline_value;
     // Go's single-dash spelling (-target wasm) is accepted for long options.
     if (option.size() > 2 && option[0] == '-' && option[1] != '-') option = "-" + option;
