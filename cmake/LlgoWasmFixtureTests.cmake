@@ -59,7 +59,7 @@ foreach(_ctx IN LISTS _contexts)
   foreach(_engine IN LISTS _fx_ENGINES)
     set(_name fixture.${LLGO_WASM_VARIANT}.${_engine}.${_ctx})
     llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS "fixture;demo;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 0
+      LABELS fixture demo ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"
@@ -67,18 +67,56 @@ foreach(_ctx IN LISTS _contexts)
              "parked at once: ${_parked}, readied and finished ok"
              "wasm scheduler ok")
     llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
       ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
       STDOUT "worker exiting while main is parked"
       STDERR "fatal error: all goroutines are asleep - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
       ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
       STDOUT "WORKER_RETURNING"
       STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS "fixture;${_ctx}" COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
   endforeach()
 endforeach()
+
+# P1 at -O0, -O3, ThinLTO and full LTO: the normal run and an unrecovered panic (setjmp/longjmp
+# through Asyncify and exnref) for each build.
+if(LLGO_WASM_VARIANT STREQUAL "P1")
+  foreach(_opt O0 O3 thinlto lto)
+    llgo_wasm_engines(P1 "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_asyncify_${_opt}.wasm" _fx)
+    foreach(_engine IN LISTS _fx_ENGINES)
+      set(_name fixture.P1.${_engine}.asyncify-${_opt})
+      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT P1 ENGINE ${_engine}
+        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 0
+        STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
+               "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)"
+               "serial lifecycles: 5000 ok" "parked at once: 10000, readied and finished ok"
+               "wasm scheduler ok")
+      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT P1 ENGINE ${_engine}
+        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+        ENV LLGO_WASM_SCHEDULER_PANIC=1 STDERR "panic: fixture panic in a goroutine")
+    endforeach()
+  endforeach()
+endif()
+
+# The final modules themselves (P1: a single-worker module, exnref only; P1T: shared memory).
+if(LLGO_WASM_VARIANT MATCHES "^P1")
+  if(LLGO_WASM_VARIANT STREQUAL "P1")
+    set(_modules scheduler_asyncify scheduler_asyncify_O0 scheduler_asyncify_O3
+                 scheduler_asyncify_thinlto scheduler_asyncify_lto)
+  else()
+    set(_modules scheduler_pthread)
+  endif()
+  foreach(_m IN LISTS _modules)
+    add_test(NAME module.${LLGO_WASM_VARIANT}.${_m}
+      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/tests/harness/check_module.py"
+              --variant ${LLGO_WASM_VARIANT} --wasm-opt "${LLGO_WASM_WASMOPT}"
+              "${LLGO_WASM_VARIANT_BINARY_DIR}/${_m}.wasm")
+    set_tests_properties(module.${LLGO_WASM_VARIANT}.${_m} PROPERTIES LABELS "${LLGO_WASM_VARIANT};module")
+  endforeach()
+endif()
+

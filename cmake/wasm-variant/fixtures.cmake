@@ -55,6 +55,49 @@ function(llgo_wasm_json_flags out json)
   set(${out} "${_list}" PARENT_SCOPE)
 endfunction()
 
+# llgo_wasm_add_runtime(<suffix> [OPTIONS <compile options>...]): the runtime as two static
+# libraries: llgo_runtime_<suffix> (scheduler, G/M/P, panic, fatal) and llgo_wasmcontext_<suffix>
+# (the context layer, built apart from the scheduler so it cannot reach into G/M/P state; the
+# pthread backend has none). Uses _runtime_sources, _context_sources and _cflags of the caller.
+function(llgo_wasm_add_runtime suffix)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "OPTIONS")
+  add_library(llgo_runtime_${suffix} STATIC ${_runtime_sources})
+  target_include_directories(llgo_runtime_${suffix} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
+  target_compile_options(llgo_runtime_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
+  if(_context_sources)
+    add_library(llgo_wasmcontext_${suffix} STATIC ${_context_sources})
+    target_compile_options(llgo_wasmcontext_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
+    target_link_libraries(llgo_runtime_${suffix} PUBLIC llgo_wasmcontext_${suffix})
+  endif()
+endfunction()
+
+# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS <compile and link options>...]): the
+# scheduler fixture linked the variant's way (Emscripten flags; P1/P1T through the driver's link).
+# Uses _defs, _cflags, _ldflags and _ctx of the caller.
+function(llgo_wasm_add_fixture exe)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "OPTIONS")
+  add_executable(${exe} "${ROOT}/tests/fixtures/scheduler.c")
+  target_compile_definitions(${exe} PRIVATE ${_defs})
+  target_compile_options(${exe} PRIVATE ${_cflags} ${arg_OPTIONS})
+  target_link_libraries(${exe} PRIVATE ${arg_RUNTIME})
+  target_link_options(${exe} PRIVATE ${_ldflags} ${arg_OPTIONS})
+  if(LLGO_WASM_VARIANT MATCHES "^J")
+    # main's status must reach the host; the environment must reach getenv (a pre-js copies
+    # Node's process.env, which Emscripten does not do by itself).
+    target_link_options(${exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
+      "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
+    if(exe MATCHES "_esm$")
+      set_target_properties(${exe} PROPERTIES SUFFIX ".mjs")
+    endif()
+  endif()
+  if(LLGO_WASM_VARIANT MATCHES "^P1")
+    if(NOT COMMAND llgo_wasm_use_driver_link)
+      message(FATAL_ERROR "cmake/LlgoWasmLink.cmake is missing: P1 executables are linked by the driver")
+    endif()
+    llgo_wasm_use_driver_link(${exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
+  endif()
+endfunction()
+
 llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})
 string(JSON _contexts GET "${_resolved}" capabilities supported_contexts)
 string(JSON _ncontexts LENGTH "${_contexts}")
@@ -93,16 +136,7 @@ foreach(_ci RANGE ${_ncontexts})
   endforeach()
   message(STATUS "${LLGO_WASM_VARIANT}/${_ctx}: runtime sources selected by the driver: ${_files}")
 
-  # The context layer is its own library (the pthread backend has none): built apart from the
-  # scheduler, it cannot reach into G/M/P state.
-  add_library(llgo_runtime_${_cid} STATIC ${_runtime_sources})
-  target_include_directories(llgo_runtime_${_cid} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
-  target_compile_options(llgo_runtime_${_cid} PRIVATE ${_cflags})
-  if(_context_sources)
-    add_library(llgo_wasmcontext_${_cid} STATIC ${_context_sources})
-    target_compile_options(llgo_wasmcontext_${_cid} PRIVATE ${_cflags})
-    target_link_libraries(llgo_runtime_${_cid} PUBLIC llgo_wasmcontext_${_cid})
-  endif()
+  llgo_wasm_add_runtime(${_cid})
 
   set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
   if(_ctx STREQUAL "pthread")
@@ -110,31 +144,27 @@ foreach(_ci RANGE ${_ncontexts})
     list(APPEND _defs LLGO_FIXTURE_THREADED=1 LLGO_FIXTURE_PARKED_COUNT=64)
   endif()
 
-  set(_outputs scheduler_${_cid})
+  llgo_wasm_add_fixture(scheduler_${_cid} RUNTIME llgo_runtime_${_cid})
   if(LLGO_WASM_VARIANT MATCHES "^J")
-    list(APPEND _outputs scheduler_${_cid}_esm)
+    llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
   endif()
-  foreach(_exe IN LISTS _outputs)
-    add_executable(${_exe} "${ROOT}/tests/fixtures/scheduler.c")
-    target_compile_definitions(${_exe} PRIVATE ${_defs})
-    target_compile_options(${_exe} PRIVATE ${_cflags})
-    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_cid})
-    target_link_options(${_exe} PRIVATE ${_ldflags})
-    if(LLGO_WASM_VARIANT MATCHES "^J")
-      # main's status must reach the host; the environment must reach getenv (a pre-js copies
-      # Node's process.env, which Emscripten does not do by itself).
-      target_link_options(${_exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
-        "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
-      if(_exe MATCHES "_esm$")
-        set_target_properties(${_exe} PROPERTIES SUFFIX ".mjs")
+  if(LLGO_WASM_VARIANT STREQUAL "P1")
+    # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
+    # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.
+    # (Upstream LLGo hits an LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime
+    # does not, so full LTO is an ordinary case here.)
+    foreach(_opt O0 O3 thinlto lto)
+      if(_opt STREQUAL "thinlto")
+        set(_opt_flags -flto=thin)
+      elseif(_opt STREQUAL "lto")
+        set(_opt_flags -flto)
+      else()
+        set(_opt_flags -${_opt})
       endif()
-    elseif(LLGO_WASM_VARIANT STREQUAL "P1T")
-      target_link_options(${_exe} PRIVATE -Wl,--import-memory,--export-memory,--shared-memory,--max-memory=1073741824)
-    endif()
-    if(COMMAND llgo_wasm_use_driver_link AND LLGO_WASM_VARIANT MATCHES "^P1")
-      llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
-    endif()
-  endforeach()
+      llgo_wasm_add_runtime(${_cid}_${_opt} OPTIONS ${_opt_flags})
+      llgo_wasm_add_fixture(scheduler_${_cid}_${_opt} RUNTIME llgo_runtime_${_cid}_${_opt} OPTIONS ${_opt_flags})
+    endforeach()
+  endif()
 endforeach()
 
 # What the superbuild's tests need to know about this build.

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""check_module.py: check a final WASI module the way an engine will see it.
+
+  check_module.py --variant P1|P1T [--wasm-opt PATH] MODULE.wasm
+
+Reads the module with independent tools (wabt's wasm-objdump for sections, Binaryen's wasm-opt
+--print for instructions), not with the driver that linked it, and checks:
+  P1:  no shared memory; only wasi_snapshot_preview1 imports (no pthread, thread-spawn,
+       wasi-threads or asyncify.* import); exports _start and memory; exception handling only in
+       the standardized exnref form (try_table), no legacy try/catch/delegate/rethrow.
+  P1T: a shared memory (imported or defined); a wasi.thread-spawn import; exports _start.
+Prints what it found; exits 1 with every violation listed.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}:\n{r.stderr}")
+    return r.stdout
+
+
+def section(module, name):
+    return run(["wasm-objdump", "-x", "-j", name, module])
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--variant", required=True, choices=["P1", "P1T"])
+    p.add_argument("--wasm-opt", default="wasm-opt")
+    p.add_argument("module")
+    a = p.parse_args()
+
+    imports = re.findall(r"<- ([\w.\-]+)\.([\w\-]+)", section(a.module, "Import"))
+    import_names = [f"{m}.{n}" for m, n in imports]
+    memory_lines = [l for l in (section(a.module, "Import") + section(a.module, "Memory")).splitlines()
+                    if "memory[" in l]
+    exports = re.findall(r'-> "([^"]+)"', section(a.module, "Export"))
+    shared = any("shared" in l for l in memory_lines)
+    problems = []
+
+    if a.variant == "P1":
+        if shared:
+            problems.append(f"shared memory: {memory_lines}")
+        for name in import_names:
+            if not name.startswith("wasi_snapshot_preview1."):
+                problems.append(f"import {name} (default P1 imports only wasi_snapshot_preview1)")
+        for want in ("_start", "memory"):
+            if want not in exports:
+                problems.append(f"export {want} missing (exports: {exports})")
+        text = run([a.wasm_opt, a.module, "-all", "--print"])
+        # Legacy EH prints as (try ... (do ...) (catch ...)); exnref as (try_table (catch ...)),
+        # whose catch clauses are not instructions.
+        legacy = re.findall(r"\((try|delegate|rethrow)(\s|\))", text)
+        if legacy:
+            problems.append(f"legacy exception handling left: {len(legacy)} try/delegate/rethrow")
+        print(f"instructions: {text.count('(try_table')} try_table (exnref), "
+              f"{len(legacy)} legacy try/delegate/rethrow")
+    else:
+        if not shared:
+            problems.append(f"no shared memory (memories: {memory_lines})")
+        if "wasi.thread-spawn" not in import_names:
+            problems.append(f"no wasi.thread-spawn import (imports: {import_names})")
+        if "_start" not in exports:
+            problems.append(f"export _start missing (exports: {exports})")
+
+    print(f"{a.module}: {len(import_names)} imports, memory {memory_lines}, exports {exports}")
+    if problems:
+        for pr in problems:
+            print("FAIL: " + pr)
+        return 1
+    print(f"ok: {a.variant} module checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
