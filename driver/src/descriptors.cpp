@@ -460,9 +460,9 @@ class DescriptorChecker {
     }
     if (!wasm && caps.memory64) fail("capabilities/memory64", "capabilities.memory64 is only meaningful for wasm64 triples");
     if (caps.asyncify == AsyncifyMode::PostLink && caps.threads) {
-      fail("capabilities/asyncify", "capabilities.asyncify \"post-link\" cannot be combined with capabilities.threads true (" +
-                                        where("capabilities/threads") +
-                                        "): Asyncify instruments a single stack and is unsafe with shared-memory threads");
+      fail_at_later("capabilities/asyncify", "capabilities.asyncify \"post-link\"", "capabilities/threads",
+                    "capabilities.threads true",
+                    "Asyncify instruments a single stack and is unsafe with shared-memory threads");
     }
     if (caps.asyncify == AsyncifyMode::Emscripten && !emscripten) {
       fail("capabilities/asyncify", "capabilities.asyncify \"emscripten\" needs an Emscripten triple, not \"" + triple + "\"");
@@ -592,6 +592,21 @@ class DescriptorChecker {
   }
   Location where_of(const std::string& path) const { return has(path) ? leaf(path).where : layer_.name_location; }
   std::string where(const std::string& path) const { return "set at " + where_of(path).to_string(); }
+
+  // Two settings contradict each other: report at the one written later along the
+  // inheritance chain (usually the user's), naming where the other one was set.
+  [[noreturn]] void fail_at_later(const std::string& path_a, const std::string& what_a, const std::string& path_b,
+                                  const std::string& what_b, const std::string& reason) const {
+    auto rank = [&](const std::string& path) {
+      auto file = std::find(files_.begin(), files_.end(), where_of(path).file);
+      return file - files_.begin();
+    };
+    bool b_is_later = rank(path_b) > rank(path_a);
+    const std::string& here = b_is_later ? path_b : path_a;
+    const std::string& there = b_is_later ? path_a : path_b;
+    fail(here, (b_is_later ? what_b : what_a) + " cannot be combined with " + (b_is_later ? what_a : what_b) + " (" +
+                   where(there) + "): " + reason);
+  }
 
   [[noreturn]] void fail(const std::string& path, const std::string& message) const {
     throw DriverError(where_of(path), message);

@@ -89,7 +89,9 @@ class JsonReader {
   }
   std::uint64_t unsigned_integer(const char* key) const {
     const json& value = member(key);
-    if (!value.is_number_unsigned()) throw DriverError(child(key) + " must be a non-negative integer");
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0) {
+      throw DriverError(child(key) + " must be a non-negative integer");
+    }
     return value.get<std::uint64_t>();
   }
   std::vector<std::string> strings(const char* key) const {

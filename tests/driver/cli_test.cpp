@@ -1,0 +1,193 @@
+// The llgo-wasm command as a process: exit codes, stderr, --help, --json output for
+// the five variants (the ARCHITECTURE.md table), sources and cache-key.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+struct CommandResult {
+  int status;
+  std::string output;  // stdout
+  std::string errors;  // stderr
+};
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Runs llgo-wasm with a clean resolution environment plus `environment` ("K=V ..."),
+// from `directory` when one is given.
+CommandResult run(const std::string& arguments, const std::string& environment = "",
+                  const std::filesystem::path& directory = {}) {
+  static int counter = 0;
+  std::filesystem::path errors = std::filesystem::temp_directory_path() /
+                                 ("llgo-wasm-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::string command = (directory.empty() ? "" : "cd '" + directory.string() + "' && ") +
+                        "env -u GOOS -u GOARCH -u LLGO_WASI_THREADS -u LLGO_WASM_CONTEXT " + environment + " '" +
+                        std::string(LLGO_WASM_CLI) + "' " + arguments + " 2>'" + errors.string() + "'";
+  CommandResult result{0, "", ""};
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  std::size_t count;
+  while ((count = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), count);
+  int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.errors = read_all(errors);
+  std::filesystem::remove(errors);
+  return result;
+}
+
+TEST(Cli, ResolveJsonGivesTheVariantTable) {
+  struct Expected {
+    const char* environment;
+    const char* arguments;
+    const char* variant;
+    const char* triple;
+    int pointer;
+    const char* asyncify;
+    const char* context;
+    const char* eh_final;
+  };
+  for (const Expected& row : std::vector<Expected>{
+           {"GOOS=wasip1", "-target wasm", "J32", "wasm32-unknown-emscripten", 4, "emscripten", "emscripten-fiber", "emscripten"},
+           {"GOOS=js GOARCH=wasm", "", "J64", "wasm64-unknown-emscripten", 8, "emscripten", "emscripten-fiber", "emscripten"},
+           {"GOOS=wasip1 GOARCH=wasm", "", "P1", "wasm32-unknown-wasip1", 4, "post-link", "asyncify", "exnref"},
+           {"GOOS=wasip1 GOARCH=wasm LLGO_WASI_THREADS=1", "", "P1T", "wasm32-wasip1-threads", 4, "none", "pthread", "legacy"},
+       }) {
+    SCOPED_TRACE(row.variant);
+    CommandResult result = run("resolve --json " + std::string(row.arguments), row.environment);
+    ASSERT_EQ(result.status, 0) << result.errors;
+    json target = json::parse(result.output);
+    EXPECT_EQ(target["variant"], row.variant);
+    EXPECT_EQ(target["triple"], row.triple);
+    EXPECT_EQ(target["data_model"]["pointer"], row.pointer);
+    EXPECT_EQ(target["data_model"]["long"], row.pointer);
+    EXPECT_EQ(target["data_model"]["ssize_t"], row.pointer);
+    EXPECT_EQ(target["capabilities"]["asyncify"], row.asyncify);
+    EXPECT_EQ(target["capabilities"]["context"], row.context);
+    EXPECT_EQ(target["capabilities"]["eh"]["final"], row.eh_final);
+    EXPECT_EQ(target["capabilities"]["memory64"], std::string(row.variant) == "J64");
+  }
+  CommandResult native = run("resolve --json");
+  ASSERT_EQ(native.status, 0);
+  EXPECT_EQ(json::parse(native.output)["variant"], "native");
+  EXPECT_EQ(json::parse(run("resolve --json --target=wasm").output)["implied"], (json{{"goos", true}, {"goarch", true}}));
+}
+
+TEST(Cli, FlagsOverrideTheEnvironment) {
+  CommandResult result = run("resolve --json --goos wasip1 --env LLGO_WASI_THREADS=1", "GOOS=js GOARCH=wasm");
+  ASSERT_EQ(result.status, 0) << result.errors;
+  EXPECT_EQ(json::parse(result.output)["variant"], "P1T");
+  EXPECT_EQ(json::parse(run("resolve --json --context ucontext").output)["capabilities"]["context"], "ucontext");
+}
+
+TEST(Cli, BadInputExitsTwoWithMessageOnStderr) {
+  for (const auto& [arguments, environment, fragment] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"resolve --target wasmm", "", "did you mean \"wasm\"?"},
+           {"resolve", "GOOS=wasip1 GOARCH=wasm LLGO_WASI_THREADS=true", "use \"1\", \"0\", empty or unset"},
+           {"resolve --goos js", "", "is not a supported target"},
+           {"resolve --bogus", "", "unknown option \"--bogus\""},
+           {"resolve --target", "", "--target needs a value"},
+           {"resolve --target wasm --output hello.wasm", "", "use .js or .mjs"},
+           {"frobnicate", "", "unknown command \"frobnicate\""},
+           {"sources", "", "--dir DIR is required"},
+           {"cache-key", "", "--package-root DIR is required"},
+           {"cache-key --package-root . --toolchain-id clang", "", "NAME=VERSION"},
+           {"resolve --env NOVALUE", "", "--env takes NAME=VALUE"},
+       }) {
+    SCOPED_TRACE(arguments);
+    CommandResult result = run(arguments, environment);
+    EXPECT_EQ(result.status, 2);
+    EXPECT_TRUE(result.output.empty()) << result.output;
+    EXPECT_NE(result.errors.find(fragment), std::string::npos) << result.errors;
+    EXPECT_EQ(result.errors.rfind("llgo-wasm: ", 0), 0u) << result.errors;
+  }
+  EXPECT_EQ(run("").status, 2);
+}
+
+TEST(Cli, HelpOnEveryCommand) {
+  EXPECT_EQ(run("--help").status, 0);
+  for (const char* command : {"targets", "resolve", "sources", "cache-key"}) {
+    CommandResult result = run(std::string(command) + " --help");
+    EXPECT_EQ(result.status, 0) << command;
+    EXPECT_NE(result.output.find(std::string("usage: llgo-wasm ") + command), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("--target NAME|PATH.json"), std::string::npos);
+  }
+}
+
+TEST(Cli, TargetsListsTheConcreteTargets) {
+  CommandResult result = run("targets --json");
+  ASSERT_EQ(result.status, 0);
+  std::vector<std::string> names;
+  for (const auto& target : json::parse(result.output)) names.push_back(target["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-threads", "wasm"}));
+  EXPECT_NE(run("targets").output.find("wasip1-threads  P1T     wasm32-wasip1-threads"), std::string::npos);
+}
+
+TEST(Cli, WorksFromAnyDirectoryWithACustomDescriptor) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli");
+  directory.write("mine.json", "{\n  \"name\": \"mine\",\n  \"inherits\": \"wasip1\",\n  \"cflags\": [\"-DMINE\"]\n}\n");
+  directory.write("broken.json", "{\n  \"name\": \"broken\",\n  \"inherits\": \"wasip1\",\n  \"ldflag\": []\n}\n");
+  json target = json::parse(run("resolve --json --target ./mine.json", "", directory.path()).output);
+  CommandResult broken = run("resolve --target '" + (directory.path() / "broken.json").string() + "'");
+  EXPECT_EQ(broken.status, 2);
+  EXPECT_NE(broken.errors.find("broken.json:4:3: unknown key \"ldflag\" in a target descriptor (did you mean \"ldflags\"?)"),
+            std::string::npos)
+      << broken.errors;
+}
+
+TEST(Cli, SourcesAndExplain) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli-sources");
+  directory.write("proc_wasip1.c", "//llgo:build wasm && wasip1 && !llgo.wasi_threads\n");
+  directory.write("proc_pthread.c", "//llgo:build llgo.context_pthread\n");
+  directory.write("fatal_wasm.c", "//llgo:build wasm && !llgo.wasi_threads\n");
+  directory.write("fatal_default.c", "//llgo:build !wasm || llgo.wasi_threads\n");
+  std::string dir = " --dir '" + directory.path().string() + "'";
+  CommandResult p1 = run("sources" + dir, "GOOS=wasip1 GOARCH=wasm");
+  EXPECT_EQ(p1.status, 0) << p1.errors;
+  EXPECT_EQ(p1.output, "fatal_wasm.c\nproc_wasip1.c\n");
+  CommandResult p1t = run("sources" + dir, "GOOS=wasip1 GOARCH=wasm LLGO_WASI_THREADS=1");
+  EXPECT_EQ(p1t.output, "fatal_default.c\nproc_pthread.c\n");
+  CommandResult explained = run("sources --explain" + dir, "GOOS=wasip1 GOARCH=wasm");
+  EXPECT_NE(explained.output.find("excluded proc_pthread.c:1: llgo.context_pthread  [llgo.context_pthread=no]"),
+            std::string::npos)
+      << explained.output;
+  json document = json::parse(run("sources --json --explain" + dir, "GOOS=wasip1 GOARCH=wasm").output);
+  EXPECT_EQ(document["selected"], (json{"fatal_wasm.c", "proc_wasip1.c"}));
+  EXPECT_EQ(document["decisions"].size(), 4u);
+  directory.write("bad.c", "\n//llgo:build wasm ||\n");
+  CommandResult bad = run("sources" + dir, "GOOS=wasip1 GOARCH=wasm");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.errors.find("bad.c:2:"), std::string::npos) << bad.errors;
+}
+
+TEST(Cli, CacheKey) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli-key");
+  directory.write("a.go", "package a\n");
+  directory.write("b.go", "package a // b\n");
+  std::string root = " --package-root '" + directory.path().string() + "'";
+  CommandResult first = run("cache-key --target wasip1 --toolchain-id clang=19.1.7 --flag -O2 --dep-key k1 --dep-key k2" + root);
+  CommandResult reordered = run("cache-key --target wasip1 --dep-key k2 --toolchain-id clang=19.1.7 --flag -O2 --dep-key k1 "
+                      "--file b.go --file a.go" + root);
+  ASSERT_EQ(first.status, 0) << first.errors;
+  EXPECT_EQ(first.output.size(), 65u);
+  EXPECT_EQ(first.output, reordered.output);
+  EXPECT_NE(first.output, run("cache-key --target wasm --toolchain-id clang=19.1.7 --flag -O2 --dep-key k1 --dep-key k2" + root).output);
+  json document = json::parse(run("cache-key --json --target wasip1" + root).output);
+  EXPECT_EQ(document["inputs"].size(), 2u);
+  EXPECT_EQ(document["format"], "llgo-wasm-cache-key/1");
+  EXPECT_NE(run("cache-key --explain --target wasip1" + root).output.find("target.triple 21:wasm32-unknown-wasip1\n"),
+            std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,229 @@
+// The loader: syntax, keys, types, inheritance and contradiction errors, each with
+// the file:line:col it names, and the merge rules.
+#include <gtest/gtest.h>
+
+#include "llgo_wasm/descriptors.hpp"
+#include "test_support.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+using testing::fails_with;
+
+// Loads one custom descriptor on top of the built-ins, as `--target x.json` does.
+TargetDescriptor load_custom(const std::string& text) {
+  return builtin_descriptors().load_source({"custom/x.json", text});
+}
+
+TEST(DescriptorLoader, SyntaxErrorNamesLineAndColumn) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"goos\" \"js\"\n}\n"); },
+                         {"custom/x.json:3:", "JSON syntax error"}));
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n}\n"); }, {"custom/x.json:3:1", "JSON syntax error", "unexpected '}'"}));
+}
+
+TEST(DescriptorLoader, RejectsDuplicateKeys) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"name\": \"y\"\n}\n"); },
+                         {"custom/x.json:3:3", "duplicate key \"name\"", "first at line 2"}));
+}
+
+TEST(DescriptorLoader, UnknownKeyIsRejectedWithSuggestion) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"capabilitis\": {}\n}\n"); },
+                         {"custom/x.json:3:3", "unknown key \"capabilitis\"", "did you mean \"capabilities\"?"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom("{\n  \"name\": \"x\",\n  \"capabilities\": {\n    \"memory_64\": true\n  }\n}\n"); },
+      {"custom/x.json:4:5", "unknown key \"memory_64\" in \"capabilities\"", "did you mean \"memory64\"?"}));
+}
+
+TEST(DescriptorLoader, CommentKeysAreIgnored) {
+  TargetDescriptor descriptor =
+      load_custom(R"({"name": "x", "inherits": "wasip1", "//": "why", "//default-stack-size": 1, "default-stack-size": 131072})");
+  EXPECT_EQ(descriptor.spec.default_stack_size, 131072u);
+}
+
+TEST(DescriptorLoader, TypeErrorNamesTheValue) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"triple\": 5\n}\n"); },
+                         {"custom/x.json:3:13", "\"triple\" must be a string, not the number 5"}));
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"build-tags\": [\"a\", 3]\n}\n"); },
+                         {"custom/x.json:3:23", "item 2 is the number 3"}));
+  EXPECT_TRUE(fails_with([] { load_custom("{\"name\": \"x\", \"data-model\": {\"pointer\": \"4\"}}"); },
+                         {"custom/x.json:1:41", "\"data-model.pointer\" must be a positive integer"}));
+  EXPECT_TRUE(fails_with([] { load_custom("{\"name\": \"x\", \"capabilities\": {\"memory64\": 1}}"); },
+                         {"\"capabilities.memory64\" must be true or false"}));
+  EXPECT_TRUE(fails_with([] { load_custom("[1]"); }, {"custom/x.json:1:1", "must be a JSON object"}));
+}
+
+TEST(DescriptorLoader, EnumeratedValuesAreChecked) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom("{\"name\": \"x\", \"capabilities\": {\"asyncify\": \"postlink\"}}"); },
+      {"custom/x.json:1:44", "cannot be \"postlink\"", "did you mean \"post-link\"?", "none, emscripten, post-link"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom("{\"name\": \"x\", \"capabilities\": {\"context\": {\"supported\": [\"asyncify\", \"fiber\"]}}}"); },
+      {"cannot be \"fiber\"", "asyncify, emscripten-fiber, pthread, ucontext"}));
+}
+
+TEST(DescriptorLoader, MissingParentIsAnError) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"inherits\": \"wasip\"\n}\n"); },
+                         {"custom/x.json:3:15", "unknown parent \"wasip\"", "did you mean \"wasip1\"?"}));
+}
+
+TEST(DescriptorLoader, InheritanceCycleIsAnError) {
+  EXPECT_TRUE(fails_with(
+      [] {
+        DescriptorSet::load({{"t/a.json", R"({"name": "a", "abstract": true, "inherits": "b"})"},
+                             {"t/b.json", R"({"name": "b", "abstract": true, "inherits": "a"})"}});
+      },
+      {"inheritance cycle: a -> b -> a"}));
+  EXPECT_TRUE(fails_with([] { DescriptorSet::load({{"t/a.json", R"({"name": "a", "abstract": true, "inherits": "a"})"}}); },
+                         {"t/a.json:1:45", "inheritance cycle: a -> a"}));
+}
+
+TEST(DescriptorLoader, ScalarsOverrideAndListsAppendInOrder) {
+  TargetDescriptor descriptor = load_custom(R"({
+    "name": "x",
+    "inherits": "wasip1",
+    "default-stack-size": 131072,
+    "cflags": ["-DEXTRA=1"],
+    "build-tags": ["mytag"]
+  })");
+  const TargetSpec& spec = descriptor.spec;
+  const TargetSpec& parent = builtin_descriptors().find("wasip1")->spec;
+  EXPECT_EQ(spec.default_stack_size, 131072u);
+  ASSERT_EQ(spec.cflags.size(), parent.cflags.size() + 1);
+  EXPECT_TRUE(std::equal(parent.cflags.begin(), parent.cflags.end(), spec.cflags.begin()));
+  EXPECT_EQ(spec.cflags.back(), "-DEXTRA=1");
+  EXPECT_EQ(spec.build_tags, (std::vector<std::string>{"nogc", "mytag"}));
+  EXPECT_EQ(spec.triple, parent.triple);
+  EXPECT_EQ(spec.variant, Variant::P1);
+  EXPECT_EQ(descriptor.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json",
+                                                         "targets/wasip1.json", "custom/x.json"}));
+  // Identity keys are not inherited: a descendant of a platform default is not one.
+  EXPECT_FALSE(descriptor.platform_default);
+}
+
+TEST(DescriptorLoader, ParentsMergeInOrder) {
+  DescriptorSet set = DescriptorSet::load({
+      {"t/one.json", R"({"name": "one", "abstract": true, "default-stack-size": 1024, "cflags": ["-DONE"]})"},
+      {"t/two.json", R"({"name": "two", "abstract": true, "default-stack-size": 2048, "cflags": ["-DTWO"]})"},
+      {"t/both.json", R"({"name": "both", "inherits": ["one", "two"], "variant": "P1", "goos": "wasip1",
+         "goarch": "wasm", "triple": "wasm32-unknown-wasip1", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4},
+         "capabilities": {"asyncify": "post-link", "memory64": false, "threads": false,
+           "eh": {"compile": "legacy", "final": "exnref"}, "context": {"default": "asyncify", "supported": ["asyncify"]}},
+         "output": {"default-extension": ".wasm", "accepted-extensions": [".wasm"]}, "runner": "wasi"})"},
+  });
+  const TargetDescriptor* both = set.find("both");
+  ASSERT_NE(both, nullptr);
+  EXPECT_EQ(both->spec.default_stack_size, 2048u);  // the later parent wins
+  EXPECT_EQ(both->spec.cflags, (std::vector<std::string>{"-DONE", "-DTWO"}));
+  EXPECT_EQ(set.names(), std::vector<std::string>{"both"});  // abstract ones are not targets
+}
+
+TEST(DescriptorLoader, DuplicateListValueIsAnError) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"inherits\": \"wasip1\",\n  \"build-tags\": [\"nogc\"]\n}\n"); },
+                         {"custom/x.json:4:18", "\"build-tags\" already contains \"nogc\"", "targets/wasm-base.json:"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "cflags": ["-DA", "-DA"]})"); },
+                         {"custom/x.json:1:55", "\"cflags\" already contains \"-DA\" (from custom/x.json:1:48)"}));
+}
+
+TEST(DescriptorLoader, DiamondInheritanceIsNotADuplicate) {
+  // wasip1 already inherits wasi-base and wasm-base: reaching them twice is fine.
+  TargetDescriptor descriptor = load_custom(R"({"name": "x", "inherits": ["wasip1", "wasi-base", "wasm-base"]})");
+  EXPECT_EQ(descriptor.spec.build_tags, std::vector<std::string>{"nogc"});
+  EXPECT_EQ(descriptor.spec.ldflags, builtin_descriptors().find("wasip1")->spec.ldflags);
+}
+
+TEST(DescriptorLoader, RejectsMemory64OnWasi) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom("{\n  \"name\": \"x\",\n  \"inherits\": \"wasip1\",\n  \"capabilities\": {\"memory64\": true}\n}\n"); },
+      {"custom/x.json:4:32", "memory64 is true on a WASI target"}));
+}
+
+TEST(DescriptorLoader, RejectsPostLinkAsyncifyWithThreads) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"threads": true}})"); },
+      {"custom/x.json:1:65: capabilities.threads true cannot be combined with capabilities.asyncify \"post-link\" (set at targets/wasip1.json:"}));
+}
+
+TEST(DescriptorLoader, RejectsEmscriptenFiberOnNonEmscriptenTarget) {
+  EXPECT_TRUE(fails_with(
+      [] {
+        load_custom(R"({"name": "x", "inherits": "wasi-base", "triple": "wasm32-unknown-wasip1", "variant": "P1",
+          "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}, "runner": "wasi",
+          "capabilities": {"asyncify": "post-link", "eh": {"compile": "legacy", "final": "exnref"},
+            "context": {"default": "asyncify", "supported": ["asyncify", "emscripten-fiber"]}}})");
+      },
+      {"custom/x.json:4:"/* the list item */, "context \"emscripten-fiber\" needs an Emscripten target",
+       "wasm32-unknown-wasip1"}));
+}
+
+TEST(DescriptorLoader, RejectsDataModelThatContradictsTriple) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "data-model": {"pointer": 8, "long": 8, "ssize_t": 8}})"); },
+      {"custom/x.json:1:63", "data-model.pointer is 8 but triple \"wasm32-unknown-wasip1\"", "has 4-byte pointers"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "js-wasm", "data-model": {"ssize_t": 4}})"); },
+      {"data-model.ssize_t is 4 but must follow the pointer width (8)"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasm", "data-model": {"long": 8}})"); },
+                         {"data-model.long (8) cannot be wider than a pointer (4)"}));
+}
+
+TEST(DescriptorLoader, RejectsDefaultContextOutsideSupportedList) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"context": {"default": "pthread"}}})"); },
+      {"custom/x.json:1:77", "default context \"pthread\" is not among the supported ones (asyncify)"}));
+}
+
+TEST(DescriptorLoader, RejectsOtherContradictions) {
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "js-wasm", "triple": "wasm32-unknown-emscripten", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}})"); },
+                         {"capabilities.memory64 is true but triple \"wasm32-unknown-emscripten\"", "is wasm32"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"eh": {"final": "exnref"}}})"); },
+                         {"only a post-link step can translate it"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "environments": ["node"]})"); },
+                         {"\"environments\" is an Emscripten setting"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"asyncify": "emscripten"}})"); },
+                         {"capabilities.asyncify \"emscripten\" needs an Emscripten triple"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "output": {"default-extension": ".js"}})"); },
+                         {"output.default-extension \".js\" is not among output.accepted-extensions (.wasm)"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "output": {"accepted-extensions": ["wasm"]}})"); },
+                         {"\"wasm\" is not a file extension"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "build-tags": ["a-b"]})"); },
+                         {"build tag \"a-b\" is not an identifier"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "default-stack-size": 1000})"); },
+                         {"multiple of 16"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "host", "goos": "linux"})"); },
+                         {"\"goos\" cannot be set on a host descriptor"}));
+}
+
+TEST(DescriptorLoader, ConcreteDescriptorsMustBeComplete) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"inherits\": \"wasi-base\"\n}\n"); },
+                         {"custom/x.json:2:11", "descriptor \"x\" sets no \"variant\"", "\"abstract\": true"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasm-base", "abstract": true})"); },
+                         {"descriptor \"x\" is abstract"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"inherits": "wasip1"})"); }, {"custom/x.json:1:1", "has no \"name\""}));
+}
+
+TEST(DescriptorLoader, SetLevelChecks) {
+  EXPECT_TRUE(fails_with([] { DescriptorSet::load({{"t/a.json", R"({"name": "b", "abstract": true})"}}); },
+                         {"t/a.json:1:10", "descriptor name \"b\" must match its file name \"a\""}));
+  std::vector<DescriptorSource> sources = builtin_descriptor_sources();
+  sources.push_back({"extra/wasip1-again.json",
+                     R"({"name": "wasip1-again", "inherits": "wasip1", "platform-default": true})"});
+  EXPECT_TRUE(fails_with([&] { DescriptorSet::load(sources); },
+                         {"\"wasip1\" and \"wasip1-again\" are both the platform default for wasip1/wasm"}));
+  sources.back() = {"extra/odd.json", R"({"name": "odd", "inherits": "wasip1", "platform-default": true,
+                                         "requires-env": {"LLGO_WASI_THREADS": "yes"}})"};
+  EXPECT_TRUE(fails_with([&] { DescriptorSet::load(sources); }, {"requires-env LLGO_WASI_THREADS must be \"1\" or \"0\""}));
+}
+
+TEST(DescriptorLoader, CustomFileCanInheritByRelativePath) {
+  testing::TemporaryDirectory directory("descriptors");
+  directory.write("base.json", R"({"name": "my-base", "abstract": true, "inherits": "wasip1", "cflags": ["-DMY_BASE"]})");
+  auto child = directory.write("child.json", R"({"name": "child", "inherits": "base.json"})");
+  TargetDescriptor descriptor = builtin_descriptors().load_file(child.string());
+  EXPECT_EQ(descriptor.spec.cflags.back(), "-DMY_BASE");
+  EXPECT_EQ(descriptor.spec.name, "child");
+  EXPECT_TRUE(fails_with([&] { builtin_descriptors().load_file((directory.path() / "missing.json").string()); },
+                         {"missing.json: cannot read the target descriptor"}));
+}
+
+}  // namespace
+}  // namespace llgo_wasm

@@ -1,0 +1,237 @@
+// Resolution: the variant table of ARCHITECTURE.md, and every error case.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "llgo_wasm/resolve.hpp"
+#include "test_support.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+using testing::fails_with;
+
+ResolvedTarget resolve(Query query) { return resolve_target(builtin_descriptors(), query); }
+
+Query environment_query(std::map<std::string, std::string> environment) {
+  Query query;
+  query.environment = std::move(environment);
+  return query;
+}
+
+Query named(const std::string& target, std::map<std::string, std::string> environment = {}) {
+  Query query = environment_query(std::move(environment));
+  query.target = target;
+  return query;
+}
+
+struct Row {
+  const char* label;
+  Query query;
+  const char* name;
+  Variant variant;
+  const char* goos;
+  const char* triple;
+  int pointer, long_size, ssize_t_size;
+  AsyncifyMode asyncify;
+  bool memory64;
+  ExceptionModel eh_compile, eh_final;
+  bool threads;
+  ContextBackend context;
+  const char* extension;
+  Runner runner;
+  bool implied;
+};
+
+std::vector<Row> variant_table() {
+  const HostPlatform& host = host_platform();
+  static const std::string host_triple = host.triple;
+  return {
+      {"J32", named("wasm"), "wasm", Variant::J32, "js", "wasm32-unknown-emscripten", 4, 4, 4, AsyncifyMode::Emscripten,
+       false, ExceptionModel::Emscripten, ExceptionModel::Emscripten, false, ContextBackend::EmscriptenFiber, ".js",
+       Runner::Node, true},
+      {"J64", environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}}), "js-wasm", Variant::J64, "js",
+       "wasm64-unknown-emscripten", 8, 8, 8, AsyncifyMode::Emscripten, true, ExceptionModel::Emscripten,
+       ExceptionModel::Emscripten, false, ContextBackend::EmscriptenFiber, ".js", Runner::Node, false},
+      {"P1", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}}), "wasip1", Variant::P1, "wasip1",
+       "wasm32-unknown-wasip1", 4, 4, 4, AsyncifyMode::PostLink, false, ExceptionModel::Legacy, ExceptionModel::Exnref,
+       false, ContextBackend::Asyncify, ".wasm", Runner::Wasi, false},
+      {"P1T", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", "1"}}), "wasip1-threads",
+       Variant::P1T, "wasip1", "wasm32-wasip1-threads", 4, 4, 4, AsyncifyMode::None, false, ExceptionModel::Legacy,
+       ExceptionModel::Legacy, true, ContextBackend::Pthread, ".wasm", Runner::WasiThreads, false},
+      {"native", environment_query({}), "host", Variant::Native, host.goos.c_str(), host_triple.c_str(),
+       host.data_model.pointer, host.data_model.long_size, host.data_model.ssize_t_size, AsyncifyMode::None, false,
+       ExceptionModel::Host, ExceptionModel::Host, true, ContextBackend::Pthread, "", Runner::Native, false},
+  };
+}
+
+TEST(Resolve, VariantTable) {
+  for (const Row& row : variant_table()) {
+    SCOPED_TRACE(row.label);
+    ResolvedTarget target = resolve(row.query);
+    const TargetSpec& spec = target.spec;
+    EXPECT_EQ(spec.name, row.name);
+    EXPECT_EQ(spec.variant, row.variant);
+    EXPECT_EQ(spec.goos, row.goos);
+    EXPECT_EQ(spec.triple, row.triple);
+    EXPECT_EQ(spec.data_model, (DataModel{row.pointer, row.long_size, row.ssize_t_size}));
+    EXPECT_EQ(spec.capabilities.asyncify, row.asyncify);
+    EXPECT_EQ(spec.capabilities.memory64, row.memory64);
+    EXPECT_EQ(spec.capabilities.eh, (ExceptionModels{row.eh_compile, row.eh_final}));
+    EXPECT_EQ(spec.capabilities.threads, row.threads);
+    EXPECT_EQ(spec.capabilities.context, row.context);
+    EXPECT_EQ(spec.output.default_extension, row.extension);
+    EXPECT_EQ(spec.runner, row.runner);
+    EXPECT_EQ(target.implied_goos(), row.implied);
+    EXPECT_EQ(target.implied_goarch(), row.implied);
+    // The tag set always holds goos, goarch, llgo and exactly one context tag.
+    const auto& tags = spec.build_tags;
+    EXPECT_TRUE(std::is_sorted(tags.begin(), tags.end()));
+    EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), spec.goos));
+    EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), spec.goarch));
+    EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), "llgo"));
+    EXPECT_EQ(std::count_if(tags.begin(), tags.end(), [](const std::string& t) { return t.rfind("llgo.context_", 0) == 0; }), 1);
+    EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), context_build_tag(row.context)));
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "tinygo.wasm"), row.variant == Variant::J32);
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "llgo.wasi_threads"), row.variant == Variant::P1T);
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "nogc"), row.variant != Variant::Native);
+  }
+}
+
+TEST(Resolve, EveryNamedTargetNeedsNoGoosGoarch) {
+  for (const auto& name : builtin_descriptors().names()) {
+    ResolvedTarget target = resolve(named(name));
+    EXPECT_EQ(target.spec.name, name);
+    EXPECT_EQ(target.goos_origin, Origin::Target);
+  }
+}
+
+TEST(Resolve, TargetWasmWinsOverTheEnvironmentAndRecordsIt) {
+  ResolvedTarget target = resolve(named("wasm", {{"GOOS", "wasip1"}, {"GOARCH", "amd64"}, {"LLGO_WASI_THREADS", "1"}}));
+  EXPECT_EQ(target.spec.variant, Variant::J32);
+  EXPECT_EQ(target.spec.goos, "js");
+  EXPECT_EQ(target.spec.goarch, "wasm");
+  EXPECT_TRUE(target.implied_goos());
+  EXPECT_TRUE(target.implied_goarch());
+  EXPECT_EQ(target.overridden_environment, (std::map<std::string, std::string>{{"GOARCH", "amd64"}, {"GOOS", "wasip1"}}));
+  // Agreeing environment values are not "overridden".
+  EXPECT_TRUE(resolve(named("wasm", {{"GOOS", "js"}, {"GOARCH", "wasm"}})).overridden_environment.empty());
+}
+
+TEST(Resolve, NamedWasiTargetsWinOverLlgoWasiThreads) {
+  ResolvedTarget p1 = resolve(named("wasip1", {{"LLGO_WASI_THREADS", "1"}}));
+  EXPECT_EQ(p1.spec.variant, Variant::P1);
+  EXPECT_EQ(p1.environment.at("LLGO_WASI_THREADS"), "0");
+  EXPECT_EQ(p1.overridden_environment.at("LLGO_WASI_THREADS"), "1");
+  ResolvedTarget p1t = resolve(named("wasip1-threads"));
+  EXPECT_EQ(p1t.environment.at("LLGO_WASI_THREADS"), "1");
+  EXPECT_TRUE(p1t.overridden_environment.empty());
+}
+
+TEST(Resolve, LlgoWasiThreadsAcceptsOnlyOneZeroOrEmpty) {
+  for (const char* value : {"0", ""}) {
+    ResolvedTarget target = resolve(environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", value}}));
+    EXPECT_EQ(target.spec.variant, Variant::P1) << value;
+    EXPECT_EQ(target.environment.at("LLGO_WASI_THREADS"), "0");
+  }
+  for (const char* value : {"yes", "true", "2", " 1", "on"}) {
+    EXPECT_TRUE(fails_with([&] { resolve(environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", value}})); },
+                           {"LLGO_WASI_THREADS=\"" + std::string(value) + "\" is not accepted", "\"1\", \"0\", empty or unset"}));
+    // Checked whatever the target, so a typo is never silently ignored.
+    EXPECT_TRUE(fails_with([&] { resolve(named("wasm", {{"LLGO_WASI_THREADS", value}})); }, {"is not accepted"}));
+  }
+}
+
+TEST(Resolve, FlagsOverrideTheEnvironment) {
+  Query query = environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}});
+  query.goos = "wasip1";
+  ResolvedTarget target = resolve(query);
+  EXPECT_EQ(target.spec.variant, Variant::P1);
+  EXPECT_EQ(target.goos_origin, Origin::Flag);
+  EXPECT_EQ(target.goarch_origin, Origin::Environment);
+  EXPECT_EQ(resolve(environment_query({})).goos_origin, Origin::Host);
+}
+
+TEST(Resolve, UnknownTargetListsKnownOnesWithSuggestion) {
+  EXPECT_TRUE(fails_with([] { resolve(named("wasip")); },
+                         {"unknown target \"wasip\"", "did you mean \"wasip1\"?", "host, js-wasm, wasip1, wasip1-threads, wasm"}));
+  EXPECT_TRUE(fails_with([] { resolve(named("jswasm")); }, {"did you mean \"js-wasm\"?"}));
+  // Abstract bases are not targets.
+  EXPECT_TRUE(fails_with([] { resolve(named("wasm-base")); }, {"unknown target \"wasm-base\""}));
+}
+
+TEST(Resolve, UnsupportedPlatformIsAnError) {
+  EXPECT_TRUE(fails_with([] { resolve(environment_query({{"GOOS", "js"}, {"GOARCH", "amd64"}})); },
+                         {"GOOS=js GOARCH=amd64 is not a supported target", "js/wasm (js-wasm)",
+                          "wasip1/wasm LLGO_WASI_THREADS=1 (wasip1-threads)"}));
+  EXPECT_TRUE(fails_with([] { resolve(environment_query({{"GOOS", "windows"}, {"GOARCH", "wasm"}})); },
+                         {"GOOS=windows GOARCH=wasm is not a supported target"}));
+}
+
+TEST(Resolve, ContradictingFlagIsAnError) {
+  Query query = named("wasm");
+  query.goos = "wasip1";
+  EXPECT_TRUE(fails_with([&] { resolve(query); }, {"--goos=wasip1 contradicts target wasm, which implies GOOS=js"}));
+  query.goos = "js";
+  query.goarch = "amd64";
+  EXPECT_TRUE(fails_with([&] { resolve(query); }, {"--goarch=amd64 contradicts target wasm"}));
+}
+
+TEST(Resolve, ContextChoice) {
+  Query query = named("wasm");
+  query.context = "asyncify";
+  ResolvedTarget target = resolve(query);
+  EXPECT_EQ(target.spec.capabilities.context, ContextBackend::Asyncify);
+  EXPECT_TRUE(std::binary_search(target.spec.build_tags.begin(), target.spec.build_tags.end(), "llgo.context_asyncify"));
+  EXPECT_FALSE(std::binary_search(target.spec.build_tags.begin(), target.spec.build_tags.end(),
+                                  "llgo.context_emscripten_fiber"));
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.context, ContextBackend::Ucontext);
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", ""}})).spec.capabilities.context, ContextBackend::Pthread);
+  EXPECT_TRUE(fails_with([] { resolve(named("wasip1", {{"LLGO_WASM_CONTEXT", "pthread"}})); },
+                         {"LLGO_WASM_CONTEXT=pthread is not supported by target wasip1; it supports asyncify"}));
+  Query bad = named("wasm");
+  bad.context = "fibre";
+  EXPECT_TRUE(fails_with([&] { resolve(bad); }, {"--context=fibre is not a context backend", "emscripten-fiber, asyncify"}));
+}
+
+TEST(Resolve, CustomDescriptorPath) {
+  testing::TemporaryDirectory directory("resolve");
+  auto file = directory.write("mine.json", R"({"name": "mine", "inherits": "wasm", "cflags": ["-DMINE"]})");
+  ResolvedTarget target = resolve(named(file.string()));
+  EXPECT_EQ(target.spec.name, "mine");
+  EXPECT_EQ(target.spec.variant, Variant::J32);
+  EXPECT_EQ(target.spec.cflags.back(), "-DMINE");
+  EXPECT_EQ(target.descriptor_files.back(), file.string());
+  EXPECT_TRUE(target.implied_goos());
+}
+
+TEST(Resolve, QueryFromJson) {
+  Query query = query_from_json(nlohmann::json::parse(R"({"target": "wasm", "goos": null, "env": {"GOOS": "x"}})"));
+  EXPECT_EQ(query.target, "wasm");
+  EXPECT_FALSE(query.goos);
+  EXPECT_EQ(query.environment.at("GOOS"), "x");
+  EXPECT_TRUE(fails_with([] { query_from_json(nlohmann::json::parse(R"({"targte": "wasm"})")); },
+                         {"unknown key \"targte\"", "did you mean \"target\"?"}));
+  EXPECT_TRUE(fails_with([] { query_from_json(nlohmann::json::parse(R"({"target": 1})")); }, {"query.target must be a string"}));
+}
+
+TEST(Resolve, ResolvedJsonHasTheContractFields) {
+  nlohmann::json json = target_to_json(resolve(named("wasm")));
+  for (const char* key : {"name", "variant", "goos", "goarch", "implied", "triple", "data_model", "capabilities",
+                          "build_tags", "cflags", "ldflags", "default_stack_size", "output", "runner"}) {
+    EXPECT_TRUE(json.contains(key)) << key;
+  }
+  EXPECT_EQ(json["implied"], (nlohmann::json{{"goos", true}, {"goarch", true}}));
+  EXPECT_EQ(json["data_model"], (nlohmann::json{{"pointer", 4}, {"long", 4}, {"ssize_t", 4}}));
+  EXPECT_EQ(json["capabilities"]["eh"], (nlohmann::json{{"compile", "emscripten"}, {"final", "emscripten"}}));
+  EXPECT_EQ(json["capabilities"]["supported_contexts"], (nlohmann::json{"emscripten-fiber", "asyncify"}));
+  EXPECT_EQ(json["output"]["accepted_extensions"], (nlohmann::json{".js", ".mjs"}));
+  EXPECT_TRUE(fails_with([&] {
+    nlohmann::json broken = json;
+    broken["capabilities"]["asyncify"] = "sometimes";
+    target_from_json(broken);
+  }, {"capabilities.asyncify is \"sometimes\"", "none, emscripten, post-link"}));
+}
+
+}  // namespace
+}  // namespace llgo_wasm
