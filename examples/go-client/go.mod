@@ -1,0 +1,3 @@
+module llgo-wasm/examples/go-client
+
+go 1.19
