@@ -5,15 +5,15 @@
 //
 // The module must import a shared memory (link with --import-memory --shared-memory
 // --max-memory=N; --export-memory too, which node:wasi needs) and may import
-// `wasi.thread-spawn`. Every WebAssembly thread, the main one included, runs in its own
-// worker_threads Worker with its own instance of the module, the one shared memory and its own
-// node:wasi instance (same argv and environment). This JS main thread never runs guest code: it
-// only starts workers and ends the process. That matters because a guest thread blocked in
+// `wasi.thread-spawn`. Every WebAssembly thread, the main one included, runs in a worker_threads
+// Worker with its own instance of the module, the one shared memory and its own node:wasi
+// instance (same argv and environment); a Worker whose thread ended is reused for the next one.
+// This JS main thread never runs guest code: it only starts workers and ends the process. That matters because a guest thread blocked in
 // memory.atomic.wait cannot receive messages, so the exit request of another thread must reach
 // a thread that is never blocked.
 //
 //   thread-spawn(start_arg)  takes the next thread id from a shared counter, asks the main thread
-//                            to start a worker that calls wasi_thread_start(id, start_arg), and
+//                            for a worker that calls wasi_thread_start(id, start_arg), and
 //                            returns the id at once (or -1 when the id space is exhausted).
 //   proc_exit(code), from any thread, ends the whole process with that code. A main thread
 //                            whose _start returns ends it with 0.
@@ -119,12 +119,13 @@ class ProcessExit extends Error {
   }
 }
 
-async function runGuestThread({ module, memory, memoryImport, control, args, env, role, threadId, startArgument }) {
-  const { WASI } = await import('node:wasi');
+// Runs one guest thread in this worker: a fresh instance and node:wasi, then _start (the main
+// thread, id 0) or wasi_thread_start. Returns the message for the JS main thread.
+async function runGuestThread(WASI, { module, memory, memoryImport, control, args, env }, threadId, startArgument) {
   const wasi = new WASI({ version: 'preview1', args, env, returnOnExit: true });
   const wasiImports = { ...wasi.wasiImport };
-  // Our proc_exit ends the whole process, from whichever thread calls it: report to the main
-  // thread, then unwind this thread with a JS exception (guest code has no handler for it).
+  // Our proc_exit ends the whole process, from whichever thread calls it: unwind this thread
+  // with a JS exception (guest code has no handler for it), then tell the JS main thread.
   wasiImports.proc_exit = (code) => {
     throw new ProcessExit(code);
   };
@@ -145,35 +146,40 @@ async function runGuestThread({ module, memory, memoryImport, control, args, env
   try {
     instance = await WebAssembly.instantiate(module, imports);
   } catch (error) {
-    parentPort.postMessage({ kind: 'cannot-load', message: error.message });
-    return;
+    return { kind: 'cannot-load', message: error.message };
   }
   // node:wasi reads and writes guest memory through the instance's exported memory; hand it
   // the shared one without running _initialize or _start.
   wasi.initialize({ exports: { memory } });
 
-  try {
-    if (role === 'main') {
-      if (typeof instance.exports._start !== 'function') {
-        parentPort.postMessage({ kind: 'cannot-load', message: 'it exports no _start function (not a WASI command)' });
-        return;
-      }
-      instance.exports._start();
-      parentPort.postMessage({ kind: 'exit', code: 0 });
-    } else {
-      if (typeof instance.exports.wasi_thread_start !== 'function') {
-        parentPort.postMessage({ kind: 'cannot-load', message: 'it spawned a thread but exports no wasi_thread_start' });
-        return;
-      }
-      instance.exports.wasi_thread_start(threadId, startArgument);
-    }
-  } catch (error) {
-    if (error instanceof ProcessExit) {
-      parentPort.postMessage({ kind: 'exit', code: error.code });
-    } else {
-      parentPort.postMessage({ kind: 'trap', threadId, message: error.stack ?? String(error) });
-    }
+  const isGuestMainThread = threadId === 0;
+  const entryName = isGuestMainThread ? '_start' : 'wasi_thread_start';
+  if (typeof instance.exports[entryName] !== 'function') {
+    return { kind: 'cannot-load', message: `it exports no ${entryName} function` };
   }
+  try {
+    if (isGuestMainThread) {
+      instance.exports._start();
+      return { kind: 'exit', code: 0 };
+    }
+    instance.exports.wasi_thread_start(threadId, startArgument);
+    return { kind: 'idle' };
+  } catch (error) {
+    if (error instanceof ProcessExit) return { kind: 'exit', code: error.code };
+    return { kind: 'trap', threadId, message: error.stack ?? String(error) };
+  }
+}
+
+// A worker runs the thread it was created for, then, while the process lives, any thread the JS
+// main thread hands it: starting a Worker costs tens of milliseconds, reusing one almost nothing.
+async function guestWorker(shared) {
+  const { WASI } = await import('node:wasi');
+  parentPort.postMessage(await runGuestThread(WASI, shared, shared.threadId, shared.startArgument));
+  parentPort.on('message', async (request) => {
+    if (request.kind === 'run') {
+      parentPort.postMessage(await runGuestThread(WASI, shared, request.threadId, request.startArgument));
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,22 +225,31 @@ async function supervise() {
   const shared = { module, memory, memoryImport, control, args: [modulePath, ...guestArguments], env: { ...process.env } };
 
   let finished = false;
-  const startWorker = (role, threadId, startArgument) => {
+  const idleWorkers = [];
+  const describe = (threadId) => (threadId === 0 ? 'the main thread' : `thread ${threadId}`);
+  const startThread = (threadId, startArgument) => {
+    const idle = idleWorkers.pop();
+    if (idle) {
+      idle.postMessage({ kind: 'run', threadId, startArgument });
+      return;
+    }
     const worker = new Worker(new URL(import.meta.url), {
-      workerData: { ...shared, role, threadId, startArgument },
+      workerData: { ...shared, threadId, startArgument },
       stdout: false,
       stderr: false,
     });
     worker.on('message', (message) => {
       if (finished) return;
       if (message.kind === 'spawn') {
-        startWorker('thread', message.threadId, message.startArgument);
+        startThread(message.threadId, message.startArgument);
+      } else if (message.kind === 'idle') {
+        idleWorkers.push(worker);
       } else if (message.kind === 'exit') {
         finished = true;
         process.exit(message.code);
       } else if (message.kind === 'trap') {
         finished = true;
-        die(EXIT_TRAP, `${modulePath} trapped in ${role === 'main' ? 'the main thread' : `thread ${threadId}`}: ${message.message}`);
+        die(EXIT_TRAP, `${modulePath} trapped in ${describe(message.threadId)}: ${message.message}`);
       } else if (message.kind === 'cannot-load') {
         finished = true;
         die(EXIT_CANNOT_LOAD, `cannot run ${modulePath}: ${message.message}`);
@@ -243,14 +258,14 @@ async function supervise() {
     worker.on('error', (error) => {
       if (finished) return;
       finished = true;
-      die(EXIT_TRAP, `${modulePath}: worker for ${role === 'main' ? 'the main thread' : `thread ${threadId}`} failed: ${error.stack ?? error}`);
+      die(EXIT_TRAP, `${modulePath}: a worker running guest threads failed: ${error.stack ?? error}`);
     });
   };
-  startWorker('main', 0, 0);
+  startThread(0, 0);
 }
 
 if (isMainThread) {
   await supervise();
 } else {
-  await runGuestThread(workerData);
+  await guestWorker(workerData);
 }

@@ -54,7 +54,12 @@ sysroot="$prefix/wasi-sysroot-threads"
 resource_shim="$prefix/clang-resource-19"
 work="$prefix/.build/wasi-threads-sysroot"
 
-for tool in apt-get "$CC_BIN" "$AR_BIN" "$NM_BIN" "$WASM_LD_BIN" make patch tar xz sha256sum; do
+# One run at a time per PREFIX (tools/setup-toolchain.sh and a developer may both start one).
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9 || fail "cannot lock $work.lock"
+
+for tool in apt-get "$CC_BIN" "$AR_BIN" "$NM_BIN" "$WASM_LD_BIN" make patch tar xz sha256sum flock; do
   command -v "$tool" >/dev/null ||
     fail "'$tool' not found on PATH; install it (Debian: clang-19 lld-19 llvm-19 make patch xz-utils)"
 done
@@ -223,6 +228,13 @@ EOF
   -Wl,--import-memory,--export-memory,--shared-memory,--max-memory=67108864 \
   >"$check_dir/link.log" 2>&1 || fail "a pthread program does not link against the new sysroot:
 $(cat "$check_dir/link.log")"
+# The thread entry must be exported as is: a `.command_export` wrapper would run constructors and
+# atexit handlers in every thread (see crt1_command_threads.c).
+grep -qa 'wasi_thread_start' "$check_dir/two_threads.wasm" ||
+  fail "the linked check program does not export wasi_thread_start"
+if grep -qa 'command_export' "$check_dir/two_threads.wasm"; then
+  fail "wasm-ld wrapped the exports of the check program in constructor calls; crt1-command.o was not replaced"
+fi
 
 rm -rf "$sysroot.old"
 [[ -e "$sysroot" ]] && mv "$sysroot" "$sysroot.old"
