@@ -142,6 +142,7 @@ step_wasi_sysroot() {
 
 step_wasi_threads() {
   bash "$HERE/setup/wasi-threads-sysroot.sh" "$PREFIX"
+  echo "version: wasi-libc (threads) $(sed -n 's/^readonly WASI_LIBC_VERSION="\(.*\)"/\1/p' "$HERE/setup/wasi-threads-sysroot.sh") + llgo wasi-threads layer"
 }
 
 step_npm() {
@@ -305,7 +306,8 @@ run_step apt-lists     "$MIRROR trixie"                 "$B/apt/sources.list"   
 if [ -z "${WASI_SDK_PATH:-}" ]; then
   run_step wasi-sysroot "$WASI_LIBC_VERSION shim=1"     "$PREFIX/wasi-sysroot/lib/wasm32-wasi/libsetjmp.a" step_wasi_sysroot
   if [ -f "$HERE/setup/wasi-threads-sysroot.sh" ]; then
-    run_step wasi-threads "$(sha256sum "$HERE/setup/wasi-threads-sysroot.sh" | cut -c1-16)" "$PREFIX/wasi-sysroot-threads" step_wasi_threads
+    run_step wasi-threads "$(cat "$HERE/setup/wasi-threads-sysroot.sh" "$HERE"/setup/wasi-threads/* | sha256sum | cut -c1-16)" \
+      "$PREFIX/wasi-sysroot-threads/lib/wasm32-wasip1-threads/libc.a" step_wasi_threads
   fi
 else
   say "[wasi-sysroot] using WASI_SDK_PATH=$WASI_SDK_PATH"
