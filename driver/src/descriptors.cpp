@@ -627,6 +627,12 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
+std::vector<std::string> descriptor_schema_keys() {
+  std::vector<std::string> keys;
+  for (const auto& field : schema()) keys.emplace_back(field.path);
+  return keys;
+}
+
 struct DescriptorSet::Impl {
   std::map<std::string, Layer> layers;  // every loaded layer, abstract ones too, by name
   std::vector<TargetDescriptor> targets;

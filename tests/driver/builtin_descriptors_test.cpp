@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -138,6 +140,43 @@ TEST(BuiltinDescriptors, EveryResolvedTargetRoundTripsThroughJson) {
       EXPECT_EQ(target_from_json(nlohmann::json::parse(json.dump())), target);
     }
   }
+}
+
+// targets/schema.json (for editors and other tools) and the loader accept the same keys
+// and the same enumerated values.
+void collect_schema_keys(const nlohmann::json& properties, const std::string& prefix, std::set<std::string>& keys,
+                         std::map<std::string, nlohmann::json>& enums, const nlohmann::json& definitions) {
+  for (const auto& [key, property] : properties.items()) {
+    std::string path = prefix.empty() ? key : prefix + "/" + key;
+    keys.insert(path);
+    nlohmann::json resolved = property;
+    if (resolved.contains("$ref")) resolved = definitions[resolved["$ref"].get<std::string>().substr(8)];
+    if (resolved.contains("items") && resolved["items"].contains("$ref")) {
+      resolved = definitions[resolved["items"]["$ref"].get<std::string>().substr(8)];
+    }
+    if (resolved.contains("enum")) enums[path] = resolved["enum"];
+    if (property.contains("properties") && path != "requires-env") {
+      collect_schema_keys(property["properties"], path, keys, enums, definitions);
+    }
+  }
+}
+
+TEST(BuiltinDescriptors, JsonSchemaMatchesTheLoader) {
+  std::ifstream in(std::string(LLGO_WASM_SOURCE_DIR) + "/targets/schema.json");
+  ASSERT_TRUE(in.good());
+  nlohmann::json schema = nlohmann::json::parse(in);
+  std::set<std::string> schema_keys;
+  std::map<std::string, nlohmann::json> enums;
+  collect_schema_keys(schema["properties"], "", schema_keys, enums, schema["$defs"]);
+  std::vector<std::string> loader = descriptor_schema_keys();
+  EXPECT_EQ(schema_keys, std::set<std::string>(loader.begin(), loader.end()));
+  auto names = [](const std::vector<std::string_view>& list) { return nlohmann::json(std::vector<std::string>(list.begin(), list.end())); };
+  EXPECT_EQ(enums["variant"], names(variant_names()));
+  EXPECT_EQ(enums["capabilities/asyncify"], names(asyncify_mode_names()));
+  EXPECT_EQ(enums["capabilities/eh/compile"], names(exception_model_names()));
+  EXPECT_EQ(enums["capabilities/context/default"], names(context_backend_names()));
+  EXPECT_EQ(enums["capabilities/context/supported"], names(context_backend_names()));
+  EXPECT_EQ(enums["runner"], names(runner_names()));
 }
 
 }  // namespace

@@ -60,6 +60,11 @@ class DescriptorSet {
   std::shared_ptr<const Impl> impl_;
 };
 
+// Every key the loader accepts, as '/'-separated paths ("capabilities/eh/compile"),
+// objects included; keys starting with "//" (comments) are accepted anywhere as well.
+// targets/schema.json describes the same keys (a test keeps the two in step).
+std::vector<std::string> descriptor_schema_keys();
+
 // The descriptors of targets/*.json, embedded at build time; loaded on first use.
 const DescriptorSet& builtin_descriptors();
 // The embedded sources themselves (file names like "targets/wasm.json").
