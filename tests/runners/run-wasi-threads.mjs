@@ -20,8 +20,8 @@
 //
 // Our own statuses: 2 for a usage error, 126 when the module cannot be read, compiled or
 // instantiated, or does not import a shared memory, 134 when any thread traps.
-// Limits: Node >= 22 (exnref needs Node 24); stdout and stderr writes of different threads are
-// not ordered with each other; no directory is pre-opened.
+// Limits: tested with Node 24 (exnref modules need it); writes of different threads to stdout
+// and stderr are not ordered with each other; no directory is pre-opened.
 
 import { readFile } from 'node:fs/promises';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';

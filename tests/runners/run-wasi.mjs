@@ -9,7 +9,7 @@
 //
 // Our own statuses: 2 for a usage error, 126 when the module cannot be read, compiled or
 // instantiated, 134 when it traps (like a C abort(): wasi-libc's abort is a trap).
-// Limits: Node >= 22 (exnref modules need Node 24); threads need run-wasi-threads.mjs.
+// Limits: tested with Node 24 (exnref modules need it); threads need run-wasi-threads.mjs.
 
 import { readFile } from 'node:fs/promises';
 

@@ -24,14 +24,17 @@
 # Idempotent: a stamp records the source version and a digest of this script and its sources; a
 # second run with nothing changed only re-checks. Uses a private apt source list under
 # PREFIX/.build (never the system's). Needs: apt-get, clang-19, llvm-ar-19, llvm-nm-19,
-# wasm-ld-19, make, patch, tar, xz, sha256sum, libclang-rt-19-dev-wasm32.
+# wasm-ld-19, make, patch, tar, xz, sha256sum, flock, libclang-rt-19-dev-wasm32.
+# Knobs: MIRROR (Debian archive URL), LLGO_WASM_JOBS (make -j, default 2), CLANG, LLVM_AR,
+# LLVM_NM, WASM_LD (tool names).
 set -euo pipefail
 
 readonly WASI_LIBC_VERSION="0.0~git20220510.9886d3d-2"
 readonly WASI_LIBC_UPSTREAM_VERSION="0.0~git20220510.9886d3d"
 readonly WASI_LIBC_ORIG_SHA256="8f9b802736a856942839d32966937c389f46e9f156415a549a6675b7535e5f74"
 readonly WASI_LIBC_DEBIAN_SHA256="d29dd149f8e2cd8ac72952801a3b03ead259d90c164bf51c8aa0daf1cee64476"
-readonly DEBIAN_SOURCE_LINE="deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main"
+# MIRROR: the Debian archive to fetch the source package from (same knob as setup-toolchain.sh).
+readonly DEBIAN_SOURCE_LINE="deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${MIRROR:-http://deb.debian.org/debian} bookworm main"
 readonly TRIPLE="wasm32-wasip1-threads"
 readonly TRIPLE_ALIAS="wasm32-wasi-threads"
 readonly CC_BIN="${CLANG:-clang-19}" AR_BIN="${LLVM_AR:-llvm-ar-19}" NM_BIN="${LLVM_NM:-llvm-nm-19}"
