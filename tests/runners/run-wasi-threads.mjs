@@ -23,7 +23,9 @@
 // Limits: tested with Node 24 (exnref modules need it); writes of different threads to stdout
 // and stderr are not ordered with each other; no directory is pre-opened.
 
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const EXIT_USAGE = 2;
@@ -264,8 +266,12 @@ async function supervise() {
   startThread(0, 0);
 }
 
-if (isMainThread) {
-  await supervise();
-} else {
+// Run as a program (node run-wasi-threads.mjs ...) or as a guest-thread worker; imported as a
+// module (by the tests of findMemoryImport) it does nothing.
+const runAsProgram = isMainThread && process.argv[1] !== undefined &&
+  import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+if (!isMainThread) {
   await guestWorker(workerData);
+} else if (runAsProgram) {
+  await supervise();
 }
