@@ -18,8 +18,9 @@
  * Non-obvious rules, all about what Binaryen instruments:
  *   - run_host_loop calls stop_unwind/start_rewind, so Binaryen treats it as
  *     the bottom of the runtime and does not instrument it; suspend calls
- *     start_unwind/stop_rewind and is the top. Both are noinline so that
- *     neither ends up merged into an instrumented function.
+ *     start_unwind/stop_rewind and is the top. Neither may be merged into an
+ *     instrumented function, by LLVM (noinline) or by Binaryen's inliner
+ *     (they are called through volatile function pointers).
  *   - stop_unwind runs right after the entry call returns, before anything
  *     that could itself be instrumented (as in Ruby's wasm/runtime.c).
  * Limits: one thread; a longjmp must not cross contexts (the runtime keeps
@@ -137,6 +138,15 @@ __attribute__((noinline)) static void suspend(asyncify_backend *self, asyncify_b
   asyncify_start_unwind(self->storage.bounds);
 }
 
+/* Both are called through volatile pointers: Binaryen's inliner (emcc -O2, or
+ * wasm-opt -O before --asyncify) does not see C's noinline, and once the host
+ * loop or suspend is merged into llgo_wasmcontext_switch, Asyncify classifies
+ * that function differently and its callers are no longer instrumented
+ * correctly (observed on J32: a trap right after the first switch). */
+static llgo_wasmcontext_result (*volatile host_loop_function)(asyncify_backend *,
+                                                               asyncify_backend *) = run_host_loop;
+static void (*volatile suspend_function)(asyncify_backend *, asyncify_backend *) = suspend;
+
 llgo_wasmcontext_result llgo_wasmcontext_switch(llgo_wasmcontext *from, llgo_wasmcontext *to) {
   if (from == NULL || to == NULL || from == to) {
     return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
@@ -144,8 +154,8 @@ llgo_wasmcontext_result llgo_wasmcontext_switch(llgo_wasmcontext *from, llgo_was
   asyncify_backend *source = backend_of(from);
   asyncify_backend *target = backend_of(to);
   if (source->is_main) {
-    return run_host_loop(source, target);
+    return host_loop_function(source, target);
   }
-  suspend(source, target);
+  suspend_function(source, target);
   return LLGO_WASMCONTEXT_OK;
 }
