@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 #include "environment.hpp"
 #include "llgo_wasm/error.hpp"
@@ -96,13 +95,17 @@ bool is_unix_goos(std::string_view goos) {
 }  // namespace
 
 std::vector<std::string> resolved_build_tags(const TargetSpec& spec) {
-  std::set<std::string> tags(spec.build_tags.begin(), spec.build_tags.end());
-  tags.insert(spec.goos);
-  tags.insert(spec.goarch);
-  tags.insert("llgo");
-  if (is_unix_goos(spec.goos)) tags.insert("unix");
-  tags.insert(context_build_tag(spec.capabilities.context));
-  return {tags.begin(), tags.end()};
+  std::vector<std::string> tags;
+  tags.reserve(spec.build_tags.size() + 5);
+  tags = spec.build_tags;
+  tags.push_back(spec.goos);
+  tags.push_back(spec.goarch);
+  tags.push_back("llgo");
+  if (is_unix_goos(spec.goos)) tags.push_back("unix");
+  tags.push_back(context_build_tag(spec.capabilities.context));
+  std::sort(tags.begin(), tags.end());
+  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+  return tags;
 }
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
