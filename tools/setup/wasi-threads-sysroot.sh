@@ -69,9 +69,9 @@ done
 step "using $("$CC_BIN" --version | head -1), $("$WASM_LD_BIN" --version | head -1)"
 
 # ---- The clang resource-dir shim ------------------------------------------------------------
-# clang-19 looks for the builtins under <resource-dir>/lib/<os>/libclang_rt.builtins-wasm32.a or,
-# for some triples, <resource-dir>/lib/<triple>/libclang_rt.builtins.a. Debian installs only
-# lib/wasi/, so wasm32-wasip1 and wasm32-wasip1-threads find nothing without this shim.
+# clang-19 looks for the builtins under <resource-dir>/lib/<os>/libclang_rt.builtins-wasm32.a,
+# where <os> is wasi, wasip1 or wasip2 (wasm32-wasip1-threads uses wasip1, wasm32-wasi-threads
+# uses wasi). Debian installs only lib/wasi/, so the wasip1 triples find nothing without the shim.
 make_resource_shim() {
   local real_resource_dir builtins os
   real_resource_dir="$("$CC_BIN" -print-resource-dir)"
@@ -86,9 +86,6 @@ make_resource_shim() {
   link_if_missing "$real_resource_dir/include" "$resource_shim/include"
   for os in wasi wasip1 wasip2 wasi-threads wasip1-threads; do
     link_if_missing "$builtins" "$resource_shim/lib/$os/libclang_rt.builtins-wasm32.a"
-  done
-  for os in wasm32-unknown-wasi wasm32-unknown-wasip1 wasm32-unknown-wasip1-threads wasm32-unknown-wasi-threads; do
-    link_if_missing "$builtins" "$resource_shim/lib/$os/libclang_rt.builtins.a"
   done
   [[ -f "$resource_shim/lib/wasip1-threads/libclang_rt.builtins-wasm32.a" ]] ||
     fail "$resource_shim/lib/wasip1-threads/libclang_rt.builtins-wasm32.a is a dangling link; delete $resource_shim and re-run"
