@@ -51,13 +51,20 @@ class PositionScanner {
   // Returns the decoded string; the cursor is on the opening quote.
   std::string scan_string() {
     std::size_t start = offset_;
+    bool escaped = false;
     advance();
     while (peek() != '"') {
-      if (peek() == '\\') advance();
+      if (peek() == '\\') {
+        escaped = true;
+        advance();
+      }
       advance();
     }
     advance();
-    return nlohmann::json::parse(text_.substr(start, offset_ - start)).get<std::string>();
+    std::string_view token = text_.substr(start, offset_ - start);
+    // Only escapes need decoding; keys almost never have any.
+    if (!escaped) return std::string(token.substr(1, token.size() - 2));
+    return nlohmann::json::parse(token).get<std::string>();
   }
 
   void scan_value(const std::string& path) {

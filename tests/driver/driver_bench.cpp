@@ -1,10 +1,11 @@
 // Figures for bench/ (not a test): the cost of in-library resolution with the
-// descriptors already loaded, of loading them, and cache-key hashing throughput.
+// descriptors already loaded, of loading them, and cache-key hashing throughput,
+// all in process CPU time.
 //
 //   llgo_wasm_driver_bench [FILE...]   FILEs are hashed as one package's inputs
 //
 // Prints one "name: value unit" line per figure.
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,13 +14,18 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// Process CPU time, so that other work on a shared machine does not inflate figures.
+double cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
 
 template <typename Body>
 double seconds_per_call(int iterations, Body&& body) {
-  auto start = Clock::now();
+  double start = cpu_seconds();
   for (int i = 0; i < iterations; ++i) body();
-  return std::chrono::duration<double>(Clock::now() - start).count() / iterations;
+  return (cpu_seconds() - start) / iterations;
 }
 
 }  // namespace
