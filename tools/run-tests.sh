@@ -29,6 +29,10 @@ for p in $PRESETS; do
     bad_presets+=("$p")
     [ -n "$summary" ] || failed=$((failed + 1))   # configure/build failure: count it as a failure
   fi
+  if [ "$p" = native-coverage ] && [ "$rc" = 0 ]; then
+    echo "=== runtime line coverage (gcov, native tests):"
+    ctest --test-dir build/native-coverage -R '^runtime\.coverage$' -V 2>&1 | sed -n 's/^[0-9]*: \(.*%\|file .*\)$/  \1/p'
+  fi
   echo "=== preset $p: exit $rc in $(( $(date +%s) - t0 )) s"
 done
 [ ${#bad_presets[@]} -eq 0 ] || echo "failed presets: ${bad_presets[*]}"
