@@ -15,12 +15,12 @@ for p in $PRESETS; do
   if ! { cmake --preset "$p" >/dev/null && cmake --build --preset "$p"; } > "build/demo-$p.log" 2>&1; then
     echo "build of preset $p FAILED; see build/demo-$p.log"; tail -n 20 "build/demo-$p.log"; status=1; continue
   fi
-  if [ "$p" = native ] && [ -x build/native/driver/llgo-wasm ]; then
+  if [ "$p" = native ] && [ -x build/native/driver/cli/llgo-wasm ]; then
     echo "=== resolved targets (llgo-wasm resolve)"
     for req in "--target wasm" "--goos js --goarch wasm" "--goos wasip1 --goarch wasm" \
                "--goos wasip1 --goarch wasm --env LLGO_WASI_THREADS=1" ""; do
       # shellcheck disable=SC2086
-      build/native/driver/llgo-wasm resolve $req || status=1
+      build/native/driver/cli/llgo-wasm resolve $req || status=1
     done
   fi
   # The demo cases are the ctest cases labelled "demo"; their names are
