@@ -250,9 +250,18 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
             seconds.append(time.perf_counter() - start)
         add_row("wasm-opt time", "P1", "no Asyncify", "-O2 --translate-to-exnref", [s * 1000 for s in seconds], "ms")
         add_row("module size", "P1", "no Asyncify", "final module, -O2", [plain_module.stat().st_size], "B")
+        programs["wasm-opt"] = opt["tool"]
     except (BenchError, ValueError, KeyError, json.JSONDecodeError) as error:
         add_missing("module size", "P1", "no Asyncify", "final module, -O2", f"baseline link failed: {error}")
     return programs
+
+
+def optimise_p1_plain_kernel(plain_program, wasm_opt, out_dir):
+    """The P1 plain kernel through the same `wasm-opt -O2` the Asyncify builds get, so the CPU
+    comparison differs only by the Asyncify instrumentation."""
+    optimised = out_dir / "bench_cpu_plain.O2.wasm"
+    run([wasm_opt, str(plain_program.path), "-O2", "-o", str(optimised)])
+    return Program("P1", "plain", optimised, plain_program.engine_prefix)
 
 
 # ---- runtime benchmarks ----------------------------------------------------------------------
@@ -574,6 +583,14 @@ def main():
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
     if "narrowed" in p1:
         runtime.append(p1["narrowed"])
+    if "P1" in plain:
+        try:
+            if "wasm-opt" not in p1:
+                raise BenchError("no wasm-opt from the P1 link plan")
+            plain["P1"] = optimise_p1_plain_kernel(plain["P1"], p1["wasm-opt"], args.build_root / "bench" / "p1")
+        except BenchError as error:
+            add_missing("cpu kernel", "P1", "plain", "-", f"wasm-opt -O2 of the plain kernel failed: {error}")
+            del plain["P1"]
 
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:

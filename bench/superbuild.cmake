@@ -1,6 +1,6 @@
 # bench/superbuild.cmake: the host-side benchmark programs, included at the end of
 # cmake/LlgoWasmVariants.cmake in every preset's superbuild.
-#   bench_driver            (when the driver library exists) in-library resolve and cache-key
+#   bench_driver            (native preset, when the driver library exists) in-library resolve and cache-key
 #                           hashing, against llgo_wasm_driver (C++ API and C API);
 #   bench_runtime_ucontext  (native preset) bench/bench_runtime.c on the native single-worker
 #                           scheduler (llgo_runtime, ucontext): the native baseline;
@@ -9,7 +9,7 @@
 # come from bench/wasm-variant.cmake inside the variant's external project.
 set(_bench_host_programs "")
 
-if(TARGET llgo_wasm_driver)
+if(LLGO_WASM_VARIANT STREQUAL "native" AND TARGET llgo_wasm_driver)
   add_executable(bench_driver "${PROJECT_SOURCE_DIR}/bench/bench_driver.cpp")
   target_link_libraries(bench_driver PRIVATE llgo_wasm_driver)
   string(APPEND _bench_host_programs "{\"kind\":\"driver\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_driver>\"},")

@@ -16,6 +16,9 @@ if(LLGO_WASM_VARIANT STREQUAL "P1T")
 endif()
 
 set(_bench_source "${ROOT}/bench/bench_runtime.c")
+# -g0 after the build type's -g: DWARF would make emcc skip most post-link optimisation
+# (-Wlimited-postlink-optimizations) and would inflate the modules whose sizes are compared.
+set(_bench_no_debug -g0)
 set(_bench_programs "")   # JSON objects, one per program
 
 foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
@@ -27,18 +30,18 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   if(LLGO_WASM_VARIANT MATCHES "^J")
     set(_exe bench_runtime_${_bench_cid})
     add_executable(${_exe} "${_bench_source}")
-    target_compile_options(${_exe} PRIVATE ${_bench_cflags})
+    target_compile_options(${_exe} PRIVATE ${_bench_cflags} ${_bench_no_debug})
     target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
     # 10,000 parked goroutines with default stacks need about 1.3 GB: let memory grow to 4 GB.
     target_link_options(${_exe} PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
-      -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB)
+      -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${_bench_no_debug})
     string(APPEND _bench_programs
       "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   else()
     # P1: objects only; run.py links them with the driver (see the top of this file).
     set(_objects bench_runtime_${_bench_cid}_objects)
     add_library(${_objects} OBJECT "${_bench_source}")
-    target_compile_options(${_objects} PRIVATE ${_bench_cflags})
+    target_compile_options(${_objects} PRIVATE ${_bench_cflags} ${_bench_no_debug})
     target_include_directories(${_objects} PRIVATE "${ROOT}/runtime/include")
     # Building this custom target builds the objects and the runtime archives they link with.
     add_custom_target(bench_runtime_${_bench_cid}_inputs ALL
@@ -55,6 +58,8 @@ endforeach()
 # The no-Asyncify baseline: the CPU kernel without the runtime.
 add_executable(bench_cpu_plain "${_bench_source}")
 target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
+target_compile_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
+target_link_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
 if(LLGO_WASM_VARIANT MATCHES "^J")
   # The data model flags (e.g. -sMEMORY64) but none of the Asyncify ones.
   llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET})
