@@ -41,8 +41,8 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(yield_total=100_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
-            parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=5, link_reps=3,
+FULL = dict(yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+            parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
 QUICK = dict(yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
@@ -144,10 +144,12 @@ class Program:
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]
 
-    def results(self, *args):
+    def results(self, *args, warmup=0):
+        """Runs the program; drops the first `warmup` RESULT lines (V8 compiles wasm with its
+        baseline tier first and optimises hot functions later, so a first repetition is slow)."""
         if not self.path.is_file():
             raise BenchError(f"{self.path} was not built")
-        return results_of(run(self.command(*args))[0])
+        return results_of(run(self.command(*args))[0])[warmup:]
 
 
 def wasm_file_of(program):
@@ -266,48 +268,65 @@ def optimise_p1_plain_kernel(plain_program, wasm_opt, out_dir):
 
 # ---- runtime benchmarks ----------------------------------------------------------------------
 
-def bench_runtime_program(program, settings, yields=True):
+def bench_runtime_program(program, settings):
     v, b = program.variant, program.backend
     label = f"{v}/{b}"
     print(f"  {label}", file=sys.stderr)
-    if yields:
-        for goroutines in YIELD_GOROUTINES:
-            for depth in YIELD_DEPTHS:
-                params = f"G={goroutines} depth={depth}"
-                per_g = max(1, settings["yield_total"] // goroutines)
-                try:
-                    results = program.results("yield", goroutines, depth, per_g, settings["yield_reps"])
-                    add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
-                except BenchError as error:
-                    add_missing("yield", v, b, params, str(error))
-        for count in settings["spawn_counts"]:
-            params = f"{count:,} serial"
+    for goroutines in YIELD_GOROUTINES:
+        for depth in YIELD_DEPTHS:
+            params = f"G={goroutines} depth={depth}"
+            per_g = max(1, settings["yield_total"] // goroutines)
             try:
-                results = program.results("spawn", count, settings["spawn_reps"])
-                add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine",
-                        note=f"contexts created: {results[-1]['contexts_created']}")
+                results = program.results("yield", goroutines, depth, per_g, settings["yield_reps"] + 1, warmup=1)
+                add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
             except BenchError as error:
-                add_missing("spawn+exit", v, b, params, str(error))
-        for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
-            params = f"{settings['parked_count']:,} parked, {stack_label}"
-            try:
-                samples = []
-                for _ in range(settings["parked_reps"]):
-                    samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["parked_count"], stack)]
-                add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB")
-            except BenchError as error:
-                add_missing("memory per parked G", v, b, params, str(error))
-    bench_cpu(program, settings)
+                add_missing("yield", v, b, params, str(error))
+    for count in settings["spawn_counts"]:
+        params = f"{count:,} serial"
+        try:
+            results = program.results("spawn", count, settings["spawn_reps"] + 1, warmup=1)
+            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine",
+                    note=f"contexts created: {results[-1]['contexts_created']}")
+        except BenchError as error:
+            add_missing("spawn+exit", v, b, params, str(error))
+    for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
+        params = f"{settings['parked_count']:,} parked, {stack_label}"
+        try:
+            samples = []
+            for _ in range(settings["parked_reps"]):
+                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["parked_count"], stack)]
+            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB")
+        except BenchError as error:
+            add_missing("memory per parked G", v, b, params, str(error))
 
 
-def bench_cpu(program, settings):
+def bench_cpu(programs, settings):
+    """The CPU kernel of one variant's builds (plain, Fiber, raw Asyncify, ...), run round-robin,
+    one process per round, so load changes on a shared machine hit every build alike. Each
+    process hashes once to warm up, then twice measured. All builds must agree on the hash."""
     params = f"hash {settings['cpu_mib']} MiB"
-    try:
-        results = program.results("cpu", settings["cpu_mib"], settings["cpu_reps"])
-        add_row("cpu kernel", program.variant, program.backend, params, [r["ms"] for r in results], "ms",
-                note=f"hash {results[0]['hash']}")
-    except BenchError as error:
-        add_missing("cpu kernel", program.variant, program.backend, params, str(error))
+    samples = {id(p): [] for p in programs}
+    hashes, failed = {}, set()
+    for _ in range(settings["cpu_reps"]):
+        for program in programs:
+            if id(program) in failed:
+                continue
+            try:
+                results = program.results("cpu", settings["cpu_mib"], 3, warmup=1)
+                samples[id(program)] += [r["ms"] for r in results]
+                hashes[id(program)] = results[0]["hash"]
+            except BenchError as error:
+                failed.add(id(program))
+                add_missing("cpu kernel", program.variant, program.backend, params, str(error))
+    if len(set(hashes.values())) > 1:
+        for program in programs:
+            add_missing("cpu kernel", program.variant, program.backend, params,
+                        f"the builds disagree on the hash: {sorted(set(hashes.values()))}")
+        return
+    for program in programs:
+        if id(program) not in failed:
+            add_row("cpu kernel", program.variant, program.backend, params, samples[id(program)], "ms",
+                    note=f"hash {hashes[id(program)]}")
 
 
 # ---- driver benchmarks -----------------------------------------------------------------------
@@ -595,10 +614,12 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
-    if "wide" in p1:
-        bench_cpu(p1["wide"], settings)
-    for variant, program in plain.items():
-        bench_cpu(program, settings)
+    print("cpu kernel ...", file=sys.stderr)
+    cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
+    for variant in ("native", "J32", "J64", "P1"):
+        group = [p for p in cpu_programs if p.variant == variant]
+        if group:
+            bench_cpu(group, settings)
     # Module sizes of the Emscripten builds (whole .wasm; informational, each program differs).
     for program in [p for p in runtime if p.variant in ("J32", "J64")] + [p for v, p in plain.items() if v in ("J32", "J64")]:
         module = wasm_file_of(program)

@@ -19,10 +19,22 @@ mkdir -p build/bench
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   for preset in $presets; do
     echo "== building preset $preset" >&2
-    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset"; } >"build/bench/build-$preset.log" 2>&1; then
-      echo "bench/run.sh: preset $preset failed to build; see build/bench/build-$preset.log (last lines below)" >&2
-      tail -n 15 "build/bench/build-$preset.log" >&2
+    log="build/bench/build-$preset.log"
+    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset"; } >"$log" 2>&1; then
+      echo "bench/run.sh: preset $preset failed to build; see $log (last lines below)" >&2
+      tail -n 15 "$log" >&2
       failed="$failed $preset"
+      continue
+    fi
+    # The benchmark programs are not part of the default build (EXCLUDE_FROM_ALL); -k 0 builds
+    # every one that can be built, and run.py reports the others as missing.
+    dir="build/$preset"
+    [[ "$preset" != native ]] && dir="build/$preset/wasm"
+    if ! { cmake --build "build/$preset" --target bench_programs && \
+           cmake --build "$dir" --target bench_programs -- -k 0; } >>"$log" 2>&1; then
+      echo "bench/run.sh: some benchmark programs of $preset did not build; see $log" >&2
+      grep -E "FAILED|error" "$log" | tail -n 8 >&2
+      failed="$failed $preset(bench)"
     fi
   done
 fi

@@ -7,23 +7,34 @@
 #   bench_cpu_plain         (native preset) the CPU kernel without the runtime.
 # bench-manifest.json in the build folder tells bench/run.py where they are. The wasm programs
 # come from bench/wasm-variant.cmake inside the variant's external project.
+# The programs are EXCLUDE_FROM_ALL (a plain build and CI never build them); the target
+# `bench_programs` builds them (bench/run.sh does).
 set(_bench_host_programs "")
+set(_bench_host_targets "")
 
 if(LLGO_WASM_VARIANT STREQUAL "native" AND TARGET llgo_wasm_driver)
-  add_executable(bench_driver "${PROJECT_SOURCE_DIR}/bench/bench_driver.cpp")
+  add_executable(bench_driver EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/bench/bench_driver.cpp")
+  list(APPEND _bench_host_targets bench_driver)
   target_link_libraries(bench_driver PRIVATE llgo_wasm_driver)
   string(APPEND _bench_host_programs "{\"kind\":\"driver\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_driver>\"},")
 endif()
 
 if(LLGO_WASM_VARIANT STREQUAL "native" AND TARGET llgo_runtime)
-  add_executable(bench_runtime_ucontext "${PROJECT_SOURCE_DIR}/bench/bench_runtime.c")
+  add_executable(bench_runtime_ucontext EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/bench/bench_runtime.c")
+  list(APPEND _bench_host_targets bench_runtime_ucontext)
   target_link_libraries(bench_runtime_ucontext PRIVATE llgo_runtime)
   string(APPEND _bench_host_programs
     "{\"kind\":\"runtime\",\"context\":\"ucontext\",\"path\":\"$<TARGET_FILE:bench_runtime_ucontext>\"},")
-  add_executable(bench_cpu_plain "${PROJECT_SOURCE_DIR}/bench/bench_runtime.c")
+  add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/bench/bench_runtime.c")
+  list(APPEND _bench_host_targets bench_cpu_plain)
   target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
   string(APPEND _bench_host_programs
     "{\"kind\":\"cpu-plain\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_cpu_plain>\"},")
+endif()
+
+add_custom_target(bench_programs)
+if(_bench_host_targets)
+  add_dependencies(bench_programs ${_bench_host_targets})
 endif()
 
 set(_bench_cli "")

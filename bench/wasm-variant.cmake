@@ -11,6 +11,9 @@
 #            bench_cpu_plain: the kernel alone, linked by clang, no Asyncify.
 #   P1T      nothing (one thread per goroutine: the single-worker benchmarks do not apply).
 # and writes bench-manifest.json beside it: what bench/run.py runs and links.
+# Every benchmark target is EXCLUDE_FROM_ALL: a plain build (and CI) never builds them, so a
+# benchmark that does not link cannot break anyone's build; `bench_programs` builds them all
+# (bench/run.sh runs `cmake --build <dir>/wasm --target bench_programs`).
 if(LLGO_WASM_VARIANT STREQUAL "P1T")
   return()
 endif()
@@ -20,6 +23,7 @@ set(_bench_source "${ROOT}/bench/bench_runtime.c")
 # (-Wlimited-postlink-optimizations) and would inflate the modules whose sizes are compared.
 set(_bench_no_debug -g0)
 set(_bench_programs "")   # JSON objects, one per program
+set(_bench_targets "")
 
 foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   string(REPLACE "-" "_" _bench_cid "${_bench_ctx}")
@@ -29,34 +33,42 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
 
   if(LLGO_WASM_VARIANT MATCHES "^J")
     set(_exe bench_runtime_${_bench_cid})
-    add_executable(${_exe} "${_bench_source}")
+    add_executable(${_exe} EXCLUDE_FROM_ALL "${_bench_source}")
+    list(APPEND _bench_targets ${_exe})
     target_compile_options(${_exe} PRIVATE ${_bench_cflags} ${_bench_no_debug})
     target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
     # 10,000 parked goroutines with default stacks need about 1.3 GB: let memory grow to 4 GB.
     target_link_options(${_exe} PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
       -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${_bench_no_debug})
+    set(_intrinsics "${ROOT}/runtime/emscripten/asyncify_intrinsics.js")
+    if(_bench_ctx STREQUAL "asyncify" AND EXISTS "${_intrinsics}")
+      # Emscripten checks import names before its Asyncify pass replaces asyncify.* (docs/runtime.md).
+      target_link_options(${_exe} PRIVATE "--js-library=${_intrinsics}")
+    endif()
     string(APPEND _bench_programs
       "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   else()
     # P1: objects only; run.py links them with the driver (see the top of this file).
     set(_objects bench_runtime_${_bench_cid}_objects)
-    add_library(${_objects} OBJECT "${_bench_source}")
+    add_library(${_objects} OBJECT EXCLUDE_FROM_ALL "${_bench_source}")
     target_compile_options(${_objects} PRIVATE ${_bench_cflags} ${_bench_no_debug})
     target_include_directories(${_objects} PRIVATE "${ROOT}/runtime/include")
     # Building this custom target builds the objects and the runtime archives they link with.
-    add_custom_target(bench_runtime_${_bench_cid}_inputs ALL
-      DEPENDS ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
+    add_custom_target(bench_runtime_${_bench_cid}_inputs)
+    add_dependencies(bench_runtime_${_bench_cid}_inputs ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
     string(JSON _ldflags_json GET "${_bench_resolved}" ldflags)
     string(APPEND _bench_programs
       "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\","
       "\"objects\":\"$<JOIN:$<TARGET_OBJECTS:${_objects}>,|>\","
       "\"archives\":[\"$<TARGET_FILE:llgo_runtime_${_bench_cid}>\",\"$<TARGET_FILE:llgo_wasmcontext_${_bench_cid}>\"],"
       "\"ldflags\":${_ldflags_json}},")
+    list(APPEND _bench_targets bench_runtime_${_bench_cid}_inputs)
   endif()
 endforeach()
 
 # The no-Asyncify baseline: the CPU kernel without the runtime.
-add_executable(bench_cpu_plain "${_bench_source}")
+add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${_bench_source}")
+list(APPEND _bench_targets bench_cpu_plain)
 target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
 target_compile_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
 target_link_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
@@ -70,6 +82,9 @@ if(LLGO_WASM_VARIANT MATCHES "^J")
   target_link_options(bench_cpu_plain PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1)
 endif()
 string(APPEND _bench_programs "{\"kind\":\"cpu-plain\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_cpu_plain>\"}")
+
+add_custom_target(bench_programs)
+add_dependencies(bench_programs ${_bench_targets})
 
 file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/bench-manifest.json" CONTENT
 "{\"variant\":\"${LLGO_WASM_VARIANT}\",\"target\":\"${LLGO_WASM_TARGET}\",\"driver\":\"${LLGO_WASM_DRIVER}\",
