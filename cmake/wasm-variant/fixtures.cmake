@@ -89,6 +89,11 @@ function(llgo_wasm_add_fixture exe)
     if(exe MATCHES "_esm$")
       set_target_properties(${exe} PROPERTIES SUFFIX ".mjs")
     endif()
+    if(_ctx STREQUAL "asyncify")
+      # emcc checks import names before its Asyncify pass replaces the asyncify.* intrinsics
+      # the raw backend imports; this library names them (docs/runtime.md).
+      target_link_options(${exe} PRIVATE "--js-library=${ROOT}/runtime/emscripten/asyncify_intrinsics.js")
+    endif()
   endif()
   if(LLGO_WASM_VARIANT MATCHES "^P1")
     if(NOT COMMAND llgo_wasm_use_driver_link)
