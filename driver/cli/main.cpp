@@ -208,15 +208,7 @@ void print_resolved(const ResolvedTarget& target, std::ostream& out) {
 int run_targets(const Arguments& arguments) {
   const DescriptorSet& descriptors = builtin_descriptors();
   if (arguments.flags.count("--json")) {
-    json list = json::array();
-    for (const auto& target : descriptors.targets()) {
-      json entry = {{"name", target.spec.name},   {"variant", to_string(target.spec.variant)},
-                    {"goos", target.spec.goos},   {"goarch", target.spec.goarch},
-                    {"triple", target.spec.triple}, {"platform_default", target.platform_default},
-                    {"requires_env", target.required_environment}, {"files", target.files}};
-      list.push_back(entry);
-    }
-    std::cout << list.dump(2) << "\n";
+    std::cout << targets_to_json(descriptors).dump(2) << "\n";
     return 0;
   }
   for (const auto& target : descriptors.targets()) {
@@ -253,17 +245,9 @@ int run_sources(const Arguments& arguments) {
   ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
   std::vector<SourceDecision> decisions = select_runtime_sources(target, *directory);
   if (arguments.flags.count("--json")) {
-    json selected = json::array();
-    json all_decisions = json::array();
-    for (const auto& decision : decisions) {
-      if (decision.selected) selected.push_back(decision.file);
-      json tags = json::object();
-      for (const auto& [tag, value] : decision.tag_values) tags[tag] = value;
-      all_decisions.push_back({{"file", decision.file}, {"selected", decision.selected},
-                               {"constraint", decision.constraint}, {"line", decision.line}, {"tags", tags}});
-    }
-    json document = {{"target", target.spec.name}, {"selected", selected}};
-    if (arguments.flags.count("--explain")) document["decisions"] = all_decisions;
+    json document = sources_to_json(decisions);
+    document["target"] = target.spec.name;
+    if (!arguments.flags.count("--explain")) document.erase("decisions");
     std::cout << document.dump(2) << "\n";
   } else if (arguments.flags.count("--explain")) {
     std::cout << "target " << target.spec.name << " (" << to_string(target.spec.variant)
@@ -296,10 +280,9 @@ int run_cache_key(const Arguments& arguments) {
   CacheKey key = compute_cache_key(target, request);
   if (arguments.flags.count("--explain")) std::cout << canonical_cache_key_encoding(target, request, key.inputs);
   if (arguments.flags.count("--json")) {
-    json inputs = json::array();
-    for (const auto& input : key.inputs) inputs.push_back({{"path", input.path}, {"sha256", input.digest}});
-    std::cout << json{{"key", key.hex}, {"format", kCacheKeyFormat}, {"target", target.spec.name}, {"inputs", inputs}}.dump(2)
-              << "\n";
+    json document = cache_key_to_json(key);
+    document["target"] = target.spec.name;
+    std::cout << document.dump(2) << "\n";
   } else {
     std::cout << key.hex << "\n";
   }

@@ -47,7 +47,8 @@ LLGO_WASM_API const char* llgo_wasm_version(void);
 LLGO_WASM_API llgo_wasm_status llgo_wasm_driver_new(llgo_wasm_driver** driver, char** error);
 LLGO_WASM_API void llgo_wasm_driver_free(llgo_wasm_driver* driver);
 
-/* The concrete built-in targets: [{"name", "variant", "goos", "goarch", "triple", "files"}]. */
+/* The concrete built-in targets: [{"name", "variant", "goos", "goarch", "triple", "platform_default",
+ *  "requires_env", "files"}]. */
 LLGO_WASM_API llgo_wasm_status llgo_wasm_list_targets(const llgo_wasm_driver* driver, char** result, char** error);
 
 /* Query JSON -> resolved target JSON (the same object as `llgo-wasm resolve --json`). */

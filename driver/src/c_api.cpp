@@ -119,16 +119,7 @@ void llgo_wasm_driver_free(llgo_wasm_driver* driver) { delete driver; }
 
 llgo_wasm_status llgo_wasm_list_targets(const llgo_wasm_driver* driver, char** result, char** error) {
   return guarded(result, error, [&] {
-    json list = json::array();
-    for (const auto& target : descriptors_of(driver).targets()) {
-      list.push_back({{"name", target.spec.name},
-                      {"variant", to_string(target.spec.variant)},
-                      {"goos", target.spec.goos},
-                      {"goarch", target.spec.goarch},
-                      {"triple", target.spec.triple},
-                      {"files", target.files}});
-    }
-    return list.dump();
+    return targets_to_json(descriptors_of(driver)).dump();
   });
 }
 
@@ -154,19 +145,7 @@ llgo_wasm_status llgo_wasm_select_sources(const llgo_wasm_driver* driver, const 
   return guarded(result, error, [&] {
     json request = parse_request(request_json);
     ResolvedTarget target = resolve_member(driver, request);
-    json selected = json::array();
-    json decisions = json::array();
-    for (const auto& decision : select_runtime_sources(target, string_member(request, "dir"))) {
-      if (decision.selected) selected.push_back(decision.file);
-      json tags = json::object();
-      for (const auto& [tag, value] : decision.tag_values) tags[tag] = value;
-      decisions.push_back({{"file", decision.file},
-                           {"selected", decision.selected},
-                           {"constraint", decision.constraint},
-                           {"line", decision.line},
-                           {"tags", tags}});
-    }
-    return json{{"selected", selected}, {"decisions", decisions}}.dump();
+    return sources_to_json(select_runtime_sources(target, string_member(request, "dir"))).dump();
   });
 }
 
@@ -182,10 +161,7 @@ llgo_wasm_status llgo_wasm_cache_key(const llgo_wasm_driver* driver, const char*
         .files = optional_member<std::vector<std::string>>(request, "files"),
         .dependency_keys = optional_member<std::vector<std::string>>(request, "dependency_keys"),
     };
-    CacheKey key = compute_cache_key(target, key_request);
-    json inputs = json::array();
-    for (const auto& input : key.inputs) inputs.push_back({{"path", input.path}, {"sha256", input.digest}});
-    return json{{"key", key.hex}, {"format", kCacheKeyFormat}, {"inputs", inputs}}.dump();
+    return cache_key_to_json(compute_cache_key(target, key_request)).dump();
   });
 }
 

@@ -11,6 +11,8 @@
 #include <memory>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "llgo_wasm/error.hpp"
 
 namespace llgo_wasm {
@@ -166,6 +168,12 @@ CacheKey compute_cache_key(const ResolvedTarget& target, const CacheKeyRequest& 
   key.inputs = digest_inputs(request);
   key.hex = sha256_hex(canonical_cache_key_encoding(target, request, key.inputs));
   return key;
+}
+
+nlohmann::json cache_key_to_json(const CacheKey& key) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& input : key.inputs) inputs.push_back({{"path", input.path}, {"sha256", input.digest}});
+  return {{"key", key.hex}, {"format", kCacheKeyFormat}, {"inputs", inputs}};
 }
 
 std::string sha256_file_hex(const std::filesystem::path& path) {

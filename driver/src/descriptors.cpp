@@ -627,6 +627,21 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
+nlohmann::json targets_to_json(const DescriptorSet& descriptors) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& target : descriptors.targets()) {
+    list.push_back({{"name", target.spec.name},
+                    {"variant", to_string(target.spec.variant)},
+                    {"goos", target.spec.goos},
+                    {"goarch", target.spec.goarch},
+                    {"triple", target.spec.triple},
+                    {"platform_default", target.platform_default},
+                    {"requires_env", target.required_environment},
+                    {"files", target.files}});
+  }
+  return list;
+}
+
 std::vector<std::string> descriptor_schema_keys() {
   std::vector<std::string> keys;
   for (const auto& field : schema()) keys.emplace_back(field.path);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "llgo_wasm/build_constraint.hpp"
 #include "llgo_wasm/error.hpp"
 
@@ -72,6 +74,22 @@ std::vector<SourceDecision> select_runtime_sources(const ResolvedTarget& target,
   std::vector<SourceDecision> decisions;
   for (const auto& file : files) decisions.push_back(decide(target, file, file.string()));
   return decisions;
+}
+
+nlohmann::json sources_to_json(const std::vector<SourceDecision>& decisions) {
+  nlohmann::json selected = nlohmann::json::array();
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& decision : decisions) {
+    if (decision.selected) selected.push_back(decision.file);
+    nlohmann::json tags = nlohmann::json::object();
+    for (const auto& [tag, value] : decision.tag_values) tags[tag] = value;
+    all.push_back({{"file", decision.file},
+                   {"selected", decision.selected},
+                   {"constraint", decision.constraint},
+                   {"line", decision.line},
+                   {"tags", tags}});
+  }
+  return {{"selected", selected}, {"decisions", all}};
 }
 
 std::string explain(const SourceDecision& decision) {

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llgo_wasm/target.hpp"
 
 namespace llgo_wasm {
@@ -55,6 +57,9 @@ std::string canonical_cache_key_encoding(const ResolvedTarget& target, const Cac
 
 // Reads and digests the package inputs, then hashes the encoding.
 CacheKey compute_cache_key(const ResolvedTarget& target, const CacheKeyRequest& request);
+
+// {"key", "format", "inputs": [{"path", "sha256"}]}
+nlohmann::json cache_key_to_json(const CacheKey& key);
 
 // SHA-256 of a file's contents / of bytes, as lowercase hex.
 std::string sha256_file_hex(const std::filesystem::path& path);

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llgo_wasm/target.hpp"
 
 namespace llgo_wasm {
@@ -59,6 +61,10 @@ class DescriptorSet {
  private:
   std::shared_ptr<const Impl> impl_;
 };
+
+// The concrete targets as JSON: [{"name", "variant", "goos", "goarch", "triple",
+// "platform_default", "requires_env", "files"}], sorted by name.
+nlohmann::json targets_to_json(const DescriptorSet& descriptors);
 
 // Every key the loader accepts, as '/'-separated paths ("capabilities/eh/compile"),
 // objects included; keys starting with "//" (comments) are accepted anywhere as well.

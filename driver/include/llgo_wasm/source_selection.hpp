@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llgo_wasm/target.hpp"
 
 namespace llgo_wasm {
@@ -27,7 +29,10 @@ struct SourceDecision {
 // All candidate files, sorted by name, each with its decision.
 std::vector<SourceDecision> select_runtime_sources(const ResolvedTarget& target, const std::filesystem::path& directory);
 
-// "selected  proc_wasip1.c: wasm && wasip1 && !llgo.wasi_threads  [wasm=yes wasip1=yes llgo.wasi_threads=no]"
+// {"selected": [files...], "decisions": [{"file", "selected", "constraint", "line", "tags": {tag: bool}}]}
+nlohmann::json sources_to_json(const std::vector<SourceDecision>& decisions);
+
+// "selected proc_wasip1.c: wasm && wasip1 && !llgo.wasi_threads  [wasm=yes wasip1=yes llgo.wasi_threads=no]"
 std::string explain(const SourceDecision& decision);
 
 }  // namespace llgo_wasm
