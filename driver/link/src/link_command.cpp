@@ -1,4 +1,5 @@
 // `llgo-wasm link`: argument parsing, tool discovery, planning, dry-run printing and execution.
+#include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_command.hpp"
 
 #include <filesystem>
@@ -16,16 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string json_string(const nlohmann::json& object, const char* key) {
-  auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::string capability(const nlohmann::json& resolved_target, const char* key) {
-  auto capabilities = resolved_target.find("capabilities");
-  if (capabilities == resolved_target.end() || !capabilities->is_object()) return {};
-  return json_string(*capabilities, key);
-}
+using resolved_fields::capability;
+using resolved_fields::string_field;
 
 // --cc, then $CC, then the compiler this kind of target is built with.
 std::string choose_compiler(const nlohmann::json& resolved_target, const LinkArguments& arguments,
@@ -33,7 +26,7 @@ std::string choose_compiler(const nlohmann::json& resolved_target, const LinkArg
   if (arguments.compiler) return *arguments.compiler;
   if (auto cc = environment("CC")) return *cc;
   if (capability(resolved_target, "asyncify") == "emscripten") return "emcc";
-  if (json_string(resolved_target, "variant") == "native") return "cc";
+  if (string_field(resolved_target, "variant") == "native") return "cc";
   for (const char* name : {"clang-19", "clang"}) {
     if (auto found = find_on_path(name, environment)) return *found;
   }
@@ -149,7 +142,7 @@ int run_link_command(const nlohmann::json& resolved_target, const std::vector<st
   toolchain.compiler = choose_compiler(resolved_target, arguments, environment);
   if (arguments.kind == LinkOutputKind::archive) toolchain.archiver = choose_archiver(toolchain.compiler, environment);
   std::vector<std::string> sysroots_tried;
-  if (json_string(resolved_target, "goos") == "wasip1" && !arguments.sysroot) {
+  if (string_field(resolved_target, "goos") == "wasip1" && !arguments.sysroot) {
     toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
   }
   std::optional<std::string> wasm_opt_problem;

@@ -1,4 +1,5 @@
 // Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
+#include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_plan.hpp"
 
 #include <algorithm>
@@ -10,16 +11,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string json_string(const nlohmann::json& object, const char* key) {
-  auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::string capability(const nlohmann::json& resolved_target, const char* key) {
-  auto capabilities = resolved_target.find("capabilities");
-  if (capabilities == resolved_target.end() || !capabilities->is_object()) return {};
-  return json_string(*capabilities, key);
-}
+using resolved_fields::capability;
+using resolved_fields::string_field;
 
 bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vector<std::string>& prefixes) {
   for (const auto& arg : line) {
@@ -31,7 +24,7 @@ bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vecto
 }
 
 bool is_wasi_target(const nlohmann::json& resolved_target) {
-  return json_string(resolved_target, "goos") == "wasip1";
+  return string_field(resolved_target, "goos") == "wasip1";
 }
 
 // A sysroot lays out libraries under lib/<triple>, and clang-19 looks for its compiler-rt
@@ -134,8 +127,8 @@ bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
 LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming) {
   LinkPlan plan;
-  plan.target_name = json_string(resolved_target, "name");
-  plan.variant = json_string(resolved_target, "variant");
+  plan.target_name = string_field(resolved_target, "name");
+  plan.variant = string_field(resolved_target, "variant");
   plan.kind = arguments.kind;
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
@@ -164,7 +157,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (wasi) {
     const bool resource_dir_given = has_flag_with_prefix(arguments.link_line, {"-resource-dir"});
     std::vector<std::string> triple_notes;
-    link_triple = link_triple_for_sysroot(json_string(resolved_target, "triple"), sysroot, resource_dir_given, triple_notes);
+    link_triple = link_triple_for_sysroot(string_field(resolved_target, "triple"), sysroot, resource_dir_given, triple_notes);
     if (!user_gave_target && !link_triple.empty()) {
       link.push_back("--target=" + link_triple);
       plan.notes.insert(plan.notes.end(), triple_notes.begin(), triple_notes.end());
