@@ -17,8 +17,8 @@ bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED an
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
 reason and makes the exit status 1; nothing is left out silently.
 
-Options: --quick (tiny counts, for development), --build-root DIR (default: build/ of the
-repository), --out DIR (default: bench/results).
+Options: --quick (tiny counts, for development), --build-prefix P (the preset X was built in
+P + X; default build/ of the repository), --out DIR (default: bench/results).
 """
 import argparse
 import datetime
@@ -165,11 +165,16 @@ def load_manifest(path):
     return json.loads(path.read_text())
 
 
-def discover(build_root, node, wasi_runner):
+def preset_dir(prefix, preset):
+    path = Path(prefix + preset)
+    return path if path.is_absolute() else ROOT / path
+
+
+def discover(build_prefix, node, wasi_runner):
     """Returns (runtime programs, plain-kernel programs, P1 link inputs, host manifest)."""
     runtime, plain, p1_inputs, host = [], {}, None, None
     try:
-        host = load_manifest(build_root / "native" / "bench-manifest.json")
+        host = load_manifest(preset_dir(build_prefix, "native") / "bench-manifest.json")
         for entry in host["programs"]:
             if entry["kind"] == "runtime":
                 runtime.append(Program("native", entry["context"], entry["path"], []))
@@ -179,7 +184,7 @@ def discover(build_root, node, wasi_runner):
         add_missing("all native benchmarks", "native", "-", "-", str(error))
     for variant in ("J32", "J64", "P1"):
         try:
-            manifest = load_manifest(build_root / PRESETS[variant] / "wasm" / "bench-manifest.json")
+            manifest = load_manifest(preset_dir(build_prefix, PRESETS[variant]) / "wasm" / "bench-manifest.json")
         except BenchError as error:
             add_missing(f"all {variant} benchmarks", variant, "-", "-", str(error))
             continue
@@ -331,7 +336,7 @@ def bench_cpu(programs, settings):
 
 # ---- driver benchmarks -----------------------------------------------------------------------
 
-def bench_driver(host, build_root, settings):
+def bench_driver(host, work_dir, settings):
     driver_cli = host.get("driver") if host else None
     bench_prog = next((p["path"] for p in (host or {}).get("programs", []) if p["kind"] == "driver"), None)
     targets = ["wasm", "js-wasm", "wasip1", "wasip1-threads", "host"]
@@ -369,7 +374,7 @@ def bench_driver(host, build_root, settings):
         add_missing("driver: in-library resolve", "native", "bench_driver", "-", str(error))
 
     # Cache-key input: deterministic pseudo-random files (the same bytes every run).
-    data_dir = build_root / "bench" / "cache-key-input"
+    data_dir = work_dir / "cache-key-input"
     want = settings["cache_key_files"], settings["cache_key_file_mib"]
     stamp = data_dir.parent / "cache-key-input.shape"  # outside: every file inside is hashed
     if not stamp.is_file() or stamp.read_text() != repr(want):
@@ -582,7 +587,8 @@ def write_svg(path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny counts, for development")
-    parser.add_argument("--build-root", type=Path, default=ROOT / "build")
+    parser.add_argument("--build-prefix", default=str(ROOT / "build") + "/",
+                        help="preset X was built in BUILD_PREFIX + X (default: build/)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
     settings = QUICK if args.quick else FULL
@@ -592,12 +598,13 @@ def main():
     wasi_runner = ROOT / "tests" / "runners" / "run-wasi.mjs"
     if not wasi_runner.is_file():
         wasi_runner = ROOT / "bench" / "wasi-run.mjs"
-    runtime, plain, p1_inputs, host = discover(args.build_root, node, wasi_runner)
+    runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
+    work_dir = ROOT / "build" / "bench"   # links, generated inputs (ignored by git)
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
     if p1_inputs:
-        p1 = link_p1(p1_inputs, args.build_root / "bench" / "p1", node, wasi_runner, settings)
+        p1 = link_p1(p1_inputs, work_dir / "p1", node, wasi_runner, settings)
     else:
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
     if "narrowed" in p1:
@@ -606,7 +613,7 @@ def main():
         try:
             if "wasm-opt" not in p1:
                 raise BenchError("no wasm-opt from the P1 link plan")
-            plain["P1"] = optimise_p1_plain_kernel(plain["P1"], p1["wasm-opt"], args.build_root / "bench" / "p1")
+            plain["P1"] = optimise_p1_plain_kernel(plain["P1"], p1["wasm-opt"], work_dir / "p1")
         except BenchError as error:
             add_missing("cpu kernel", "P1", "plain", "-", f"wasm-opt -O2 of the plain kernel failed: {error}")
             del plain["P1"]
@@ -627,7 +634,7 @@ def main():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
 
     print("driver benchmarks ...", file=sys.stderr)
-    bench_driver(host, args.build_root, settings)
+    bench_driver(host, work_dir, settings)
 
     evaluate_targets(settings)
     print_table()

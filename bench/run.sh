@@ -7,20 +7,23 @@
 #                                bench/results/yield.svg, targets with MET/MISSED.
 #   bash bench/run.sh --quick    tiny repetition counts (development; figures are not reportable)
 # Environment: BENCH_SKIP_BUILD=1 reuses the existing build/<preset> folders as they are;
-# BENCH_PRESETS="native wasip1" limits the presets built (the others' rows are reported missing).
+# BENCH_PRESETS="native wasip1" limits the presets built (the others' rows are reported missing);
+# BENCH_BUILD_PREFIX=build/bench- builds into build/bench-<preset> instead of the presets' own
+# build/<preset> (to stay clear of another build running there).
 # A preset that fails to build does not stop the others; its benchmarks are reported as missing
 # and the exit status is 1.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 presets=${BENCH_PRESETS:-"native j32 j64 wasip1"}
+prefix=${BENCH_BUILD_PREFIX:-build/}
 failed=""
 mkdir -p build/bench
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   for preset in $presets; do
     echo "== building preset $preset" >&2
     log="build/bench/build-$preset.log"
-    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset"; } >"$log" 2>&1; then
+    if ! { cmake --preset "$preset" -B "$prefix$preset" >/dev/null && cmake --build "$prefix$preset" -j 2; } >"$log" 2>&1; then
       echo "bench/run.sh: preset $preset failed to build; see $log (last lines below)" >&2
       tail -n 15 "$log" >&2
       failed="$failed $preset"
@@ -28,9 +31,9 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
     fi
     # The benchmark programs are not part of the default build (EXCLUDE_FROM_ALL); -k 0 builds
     # every one that can be built, and run.py reports the others as missing.
-    dir="build/$preset"
-    [[ "$preset" != native ]] && dir="build/$preset/wasm"
-    if ! { cmake --build "build/$preset" --target bench_programs && \
+    dir="$prefix$preset"
+    [[ "$preset" != native ]] && dir="$prefix$preset/wasm"
+    if ! { cmake --build "$prefix$preset" --target bench_programs && \
            cmake --build "$dir" --target bench_programs -- -k 0; } >>"$log" 2>&1; then
       echo "bench/run.sh: some benchmark programs of $preset did not build; see $log" >&2
       grep -E "FAILED|error" "$log" | tail -n 8 >&2
@@ -39,7 +42,7 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   done
 fi
 
-python3 bench/run.py "$@"
+python3 bench/run.py --build-prefix "$prefix" "$@"
 status=$?
 if [[ -n "$failed" ]]; then
   echo "bench/run.sh: presets that did not build:$failed" >&2
