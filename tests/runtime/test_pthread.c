@@ -5,29 +5,16 @@
  * deadlock detection, and main's status ending the program.
  */
 #include "llgo_runtime.h"
+#include "scenario.h"
 #include "test_harness.h"
 
 #include <stdint.h>
 
-static int (*scenario_main)(int, char **);
-
-static void run_scenario(void) {
-  char program[] = "scenario";
-  char *argv[] = {program, NULL};
-  exit(llgo_run_main(scenario_main, 1, argv));
-}
-
-static void expect_scenario(const char *name, int (*main_fn)(int, char **),
-                            child_expectation expect) {
-  scenario_main = main_fn;
-  run_in_child(name, run_scenario, expect);
-}
 
 static llgo_g *main_g;
 static uint64_t worker_id, worker_m;
 static int64_t worker_p;
 
-static void print_text(void *text) { printf("%s", (const char *)text); }
 
 static void print_recovered(void *unused) {
   (void)unused;

@@ -10,6 +10,7 @@
  * (built with LLGO_TEST_PTHREAD_BACKEND).
  */
 #include "llgo_runtime.h"
+#include "scenario.h"
 #include "test_harness.h"
 
 #include <stdint.h>
@@ -19,26 +20,12 @@ void llgo_test_enqueue_unchecked(llgo_g *g);
 void llgo_test_fail_allocations_after(long count);
 #endif
 
-static int (*scenario_main)(int, char **);
-
-static void run_scenario(void) {
-  char program[] = "scenario";
-  char *argv[] = {program, NULL};
-  exit(llgo_run_main(scenario_main, 1, argv));
-}
-
-static void expect_scenario(const char *name, int (*main_fn)(int, char **),
-                            child_expectation expect) {
-  scenario_main = main_fn;
-  run_in_child(name, run_scenario, expect);
-}
 
 /* ---- shared helpers ---- */
 
 static llgo_g *main_g;
 static volatile int finished_workers;
 
-static void print_text(void *text) { printf("%s", (const char *)text); }
 
 static void print_recovered(void *unused) {
   (void)unused;
