@@ -92,22 +92,17 @@ inline std::vector<uint8_t> build_test_module(const TestModuleShape& shape) {
   uint32_t imported_functions = 0;
   std::vector<uint8_t> import_entries;
   std::vector<std::string> function_names;
-  if (shape.import_asyncify) {
-    append_name(import_entries, "asyncify");
-    append_name(import_entries, "start_unwind");
+  // A function import of type 0, named `local_name` in the name section.
+  auto import_function = [&](const char* module, const char* field, const char* local_name) {
+    append_name(import_entries, module);
+    append_name(import_entries, field);
     import_entries.insert(import_entries.end(), {0x00, 0x00});
     ++import_count;
     ++imported_functions;
-    function_names.push_back("asyncify_start_unwind");
-  }
-  if (shape.import_thread_spawn) {
-    append_name(import_entries, "wasi");
-    append_name(import_entries, "thread-spawn");
-    import_entries.insert(import_entries.end(), {0x00, 0x00});
-    ++import_count;
-    ++imported_functions;
-    function_names.push_back("wasi_thread_spawn");
-  }
+    function_names.push_back(local_name);
+  };
+  if (shape.import_asyncify) import_function("asyncify", "start_unwind", "asyncify_start_unwind");
+  if (shape.import_thread_spawn) import_function("wasi", "thread-spawn", "wasi_thread_spawn");
   if (shape.import_shared_memory) {
     append_name(import_entries, "env");
     append_name(import_entries, "memory");
