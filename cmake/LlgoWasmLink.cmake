@@ -14,9 +14,10 @@
 # clang rather than be read as the llgo-wasm target.  For P1 the driver links a temporary core module,
 # runs the pinned wasm-opt (--asyncify, then --translate-to-exnref), validates the result and
 # renames it onto the target's normal output path: a P1 build leaves final, instrumented,
-# exnref modules.  -O flags from CMAKE_C_FLAGS_<CONFIG> still reach the link line; the driver
-# removes them from the clang command (clang would run its own hidden wasm-opt) and gives the
-# level to its wasm-opt step.  Per target rather than a global CMAKE_C_LINK_EXECUTABLE, so host
+# exnref modules.  -O flags from CMAKE_C_FLAGS and CMAKE_C_FLAGS_<CONFIG> reach the link line
+# (the toolchain files' link rules pass <FLAGS>); the driver removes them from the clang command
+# (clang would run its own hidden wasm-opt) and gives the level to its wasm-opt step; a link
+# line without -O gets the target's default (descriptor field link-optimization).  Per target rather than a global CMAKE_C_LINK_EXECUTABLE, so host
 # tools and other targets in the same project keep CMake's normal link rule.
 # Set LLGO_WASM_DRIVER once to omit DRIVER.  See docs/link-pipeline.md.
 include_guard(GLOBAL)

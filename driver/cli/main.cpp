@@ -197,6 +197,7 @@ void print_resolved(const ResolvedTarget& target, std::ostream& out) {
   row("cflags", joined(spec.cflags));
   row("ldflags", joined(spec.ldflags));
   row("default stack size", std::to_string(spec.default_stack_size));
+  row("link optimization", spec.link_optimization.empty() ? "(the tool's default)" : spec.link_optimization);
   row("output", (spec.output.default_extension.empty() ? "(no extension)" : spec.output.default_extension) +
                     (spec.output.accepted_extensions.empty() ? "" : " (accepted: " + joined(spec.output.accepted_extensions) + ")"));
   row("runner", std::string(to_string(spec.runner)));

@@ -72,6 +72,7 @@ const std::vector<FieldSchema>& schema() {
       {"ldflags", FieldKind::StringList},
       {"environments", FieldKind::StringList},
       {"default-stack-size", FieldKind::Integer},
+      {"link-optimization", FieldKind::String, &link_optimization_levels()},
       {"output", FieldKind::Object},
       {"output/default-extension", FieldKind::String},
       {"output/accepted-extensions", FieldKind::StringList},
@@ -409,6 +410,7 @@ class DescriptorChecker {
     spec.ldflags = optional_strings("ldflags");
     spec.environments = optional_strings("environments");
     spec.default_stack_size = leaf("default-stack-size").value.get<std::uint64_t>();
+    spec.link_optimization = has("link-optimization") ? string("link-optimization") : "";
     spec.output.default_extension = string("output/default-extension");
     spec.output.accepted_extensions = optional_strings("output/accepted-extensions");
     spec.runner = *parse_runner(string("runner"));

@@ -149,6 +149,11 @@ std::optional<ContextBackend> parse_context_backend(std::string_view s) { return
 std::optional<Runner> parse_runner(std::string_view s) { return kRunners.parse(s); }
 std::optional<Origin> parse_origin(std::string_view s) { return kOrigins.parse(s); }
 
+const std::vector<std::string_view>& link_optimization_levels() {
+  static const std::vector<std::string_view> levels = {"-O0", "-O1", "-O2", "-O3", "-O4", "-Os", "-Oz"};
+  return levels;
+}
+
 const std::vector<std::string_view>& variant_names() {
   static const auto names = kVariants.names();
   return names;
@@ -205,6 +210,7 @@ json target_to_json(const ResolvedTarget& target) {
       {"ldflags", spec.ldflags},
       {"environments", spec.environments},
       {"default_stack_size", spec.default_stack_size},
+      {"link_optimization", spec.link_optimization},
       {"output",
        {{"default_extension", spec.output.default_extension},
         {"accepted_extensions", spec.output.accepted_extensions}}},
@@ -258,6 +264,7 @@ ResolvedTarget target_from_json(const json& value) {
       .ldflags = root.strings("ldflags"),
       .environments = root.strings("environments"),
       .default_stack_size = root.unsigned_integer("default_stack_size"),
+      .link_optimization = root.string("link_optimization"),
       .output = {output.string("default_extension"), output.strings("accepted_extensions")},
       .runner = root.enumerated("runner", kRunners),
   };

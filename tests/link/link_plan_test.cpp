@@ -60,7 +60,7 @@ TEST(LinkArguments, DriverOptionsAndExtraArgs) {
   EXPECT_TRUE(parsed.json);
   EXPECT_TRUE(parsed.verbose);
   EXPECT_EQ(parsed.kind, LinkOutputKind::shared);
-  EXPECT_FALSE(parsed.asyncify_narrowing);
+  EXPECT_EQ(parsed.asyncify, AsyncifyInstrumentation::wide);
   EXPECT_EQ(parsed.asyncify_imports, std::vector<std::string>{"env.sleep"});
   EXPECT_EQ(parsed.output_path, "out.so");
   EXPECT_EQ(parsed.link_line, (std::vector<std::string>{"a.o", "--target=wasm32-wasi"}));
@@ -84,14 +84,15 @@ TEST(LinkArguments, RecognisesEveryOptimizationSpelling) {
   }
 }
 
-TEST(LinkPlan, P1ExecutableRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
+TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
   auto arguments = parse_link_arguments({"main.o", "-O2", "-o", "out/app.wasm", "-lm"});
   LinkPlan plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
-  ASSERT_EQ(plan.steps.size(), 4u);
+  ASSERT_EQ(plan.steps.size(), 5u);
   EXPECT_EQ(plan.steps[0].name, "link");
-  EXPECT_EQ(plan.steps[1].name, "asyncify+exnref");
-  EXPECT_EQ(plan.steps[2].kind, LinkStepKind::validate_module);
-  EXPECT_EQ(plan.steps[3].kind, LinkStepKind::publish_output);
+  EXPECT_EQ(plan.steps[1].kind, LinkStepKind::analyse_asyncify);
+  EXPECT_EQ(plan.steps[2].name, "asyncify+exnref");
+  EXPECT_EQ(plan.steps[3].kind, LinkStepKind::validate_module);
+  EXPECT_EQ(plan.steps[4].kind, LinkStepKind::publish_output);
 
   const auto& clang = plan.steps[0].command;
   EXPECT_EQ(clang.front(), "/opt/clang");
@@ -102,38 +103,57 @@ TEST(LinkPlan, P1ExecutableRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
   EXPECT_EQ(clang.back(), core);
   EXPECT_LT(index_of(clang, "main.o"), index_of(clang, "-lm"));
 
-  const auto& opt = plan.steps[1].command;
+  // The analysis reads the core module and decides the Asyncify arguments of the next step.
+  const std::string arguments_file = "out/.app.wasm.asyncify-args.4242.abc123.tmp";
+  const std::string list_file = "out/.app.wasm.asyncify-list.4242.abc123.tmp";
+  EXPECT_EQ(plan.steps[1].inputs, std::vector<std::string>{core});
+  EXPECT_EQ(plan.steps[1].outputs, (std::vector<std::string>{arguments_file, list_file}));
+  ASSERT_TRUE(plan.steps[1].narrowing.has_value());
+  EXPECT_EQ(plan.steps[1].narrowing->switch_imports,
+            (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+
+  const auto& opt = plan.steps[2].command;
   EXPECT_EQ(opt.front(), "/opt/wasm-opt");
   EXPECT_EQ(opt[1], core);
-  ASSERT_GE(index_of(opt, "--asyncify"), 0);
+  ASSERT_EQ(plan.steps[2].arguments_file, arguments_file);
+  // The decided arguments (--asyncify ...) go before -O2: Asyncify instruments the module the
+  // analysis read, and the optimiser runs after it.
+  EXPECT_EQ(plan.steps[2].arguments_insert_at, static_cast<size_t>(index_of(opt, "-O2")));
   ASSERT_GE(index_of(opt, "--translate-to-exnref"), 0);
-  EXPECT_LT(index_of(opt, "--asyncify"), index_of(opt, "--translate-to-exnref"));
-  EXPECT_TRUE(contains(opt, "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind"));
+  EXPECT_LT(index_of(opt, "-O2"), index_of(opt, "--translate-to-exnref"));
   EXPECT_TRUE(contains(opt, "-O2"));  // the stripped level reaches the pinned wasm-opt
   EXPECT_TRUE(contains(opt, "--enable-exception-handling"));
   EXPECT_EQ(opt.back(), final_module);
 
-  ASSERT_TRUE(plan.steps[2].expectations.has_value());
-  EXPECT_TRUE(plan.steps[2].expectations->forbid_legacy_exceptions);
-  EXPECT_TRUE(plan.steps[2].expectations->forbid_shared_memory);
-  EXPECT_EQ(plan.steps[2].inputs.front(), final_module);
+  ASSERT_TRUE(plan.steps[3].expectations.has_value());
+  EXPECT_TRUE(plan.steps[3].expectations->forbid_legacy_exceptions);
+  EXPECT_TRUE(plan.steps[3].expectations->forbid_shared_memory);
   EXPECT_EQ(plan.steps[3].inputs.front(), final_module);
-  EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.wasm");
-  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module}));
+  EXPECT_EQ(plan.steps[4].inputs.front(), final_module);
+  EXPECT_EQ(plan.steps[4].outputs.front(), "out/app.wasm");
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, arguments_file, list_file, final_module}));
   std::string text = format_link_plan_text(plan);
   EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
 }
 
 TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   auto wide = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--no-asyncify-narrowing"}), tools(), naming());
+  ASSERT_EQ(wide.steps.size(), 4u);  // no analysis
   for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
   EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
+  EXPECT_FALSE(wide.steps[1].arguments_file.has_value());
+
+  auto none = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "none"}), tools(), naming());
+  ASSERT_EQ(none.steps.size(), 4u);
+  for (const auto& word : none.steps[1].command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << word;
+  EXPECT_THROW(parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "some"}), LinkUsageError);
 
   auto target = resolved_p1();
   target["asyncify_imports"] = {"env.host_yield"};
   auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
-  EXPECT_TRUE(contains(extended.steps[1].command,
-                       "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind,env.host_yield,env.other"));
+  ASSERT_TRUE(extended.steps[1].narrowing.has_value());
+  EXPECT_EQ(extended.steps[1].narrowing->switch_imports,
+            (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind", "env.host_yield", "env.other"}));
 }
 
 TEST(LinkPlan, SysrootDecidesTheTripleSpellingAndAddsLibsetjmp) {

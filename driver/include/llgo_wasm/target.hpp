@@ -40,6 +40,8 @@ std::optional<ExceptionModel> parse_exception_model(std::string_view);
 std::optional<ContextBackend> parse_context_backend(std::string_view);
 std::optional<Runner> parse_runner(std::string_view);
 std::optional<Origin> parse_origin(std::string_view);
+// The spellings descriptors may give link-optimization.
+const std::vector<std::string_view>& link_optimization_levels();
 // Every spelling of each enum, in declaration order (for messages and the schema).
 const std::vector<std::string_view>& variant_names();
 const std::vector<std::string_view>& asyncify_mode_names();
@@ -93,6 +95,9 @@ struct TargetSpec {
   std::vector<std::string> ldflags;
   std::vector<std::string> environments;  // Emscripten -sENVIRONMENT values
   std::uint64_t default_stack_size = 0;
+  // Level of the post-link optimiser (the driver's wasm-opt step, emcc's Binaryen) when the
+  // link line names none: "-O0".."-O4", "-Os", "-Oz"; "" = the tool's own default.
+  std::string link_optimization;
   OutputPolicy output;
   Runner runner = Runner::Native;
   bool operator==(const TargetSpec&) const = default;

@@ -97,22 +97,29 @@ int print_wasm_opt(const LinkArguments& arguments, const EnvironmentLookup& envi
 
 std::string link_command_usage() {
   return R"(usage: llgo-wasm link [common options] [--dry-run] [--json] [-v] [--kind executable|archive|shared]
-                      [--cc CLANG] [--sysroot DIR] [--no-asyncify-narrowing]
+                      [--cc CLANG] [--sysroot DIR] [--asyncify narrowed|wide|none] [--print-asyncify-list]
                       [--asyncify-import MODULE.NAME]... [--] -o OUTPUT inputs... [clang flags...]
        llgo-wasm link --print-wasm-opt [--json]
 
 Links objects and archives for the resolved target.  P1 executables are linked to a temporary
-core module, run through the pinned wasm-opt (--asyncify, then --translate-to-exnref), validated
+core module, whose call graph says which functions can reach a switch point; the pinned
+wasm-opt instruments only those (--asyncify, then --translate-to-exnref); the result is validated
 and renamed onto OUTPUT; nothing is ever half-written.  -O flags are removed from the clang line
-(clang would run its own hidden wasm-opt) and passed to the wasm-opt step.  A `--` ends the
-common options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
+(clang would run its own hidden wasm-opt) and passed to the wasm-opt step; without any -O the
+target's default level applies (descriptor field link-optimization).  A `--` ends the common
+options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
   --dry-run                print the plan instead of running it (--json: as JSON)
-  -v, --verbose            one line per step: time, sizes before/after wasm-opt
+  -v, --verbose            one line per step: time, sizes before/after wasm-opt, how many
+                           functions Asyncify instruments
   --kind KIND              executable (default), archive (llvm-ar) or shared
   --cc PATH                the compiler driver used to link (default: $CC, clang-19, clang)
   --sysroot DIR            WASI sysroot (default: $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot,
                            the setup folder's wasi-sysroot)
-  --no-asyncify-narrowing  instrument as if every import may switch (for benchmarks)
+  --asyncify MODE          narrowed (default): instrument the functions that can reach a switch
+                           point; wide: Binaryen's default (every import and indirect call may
+                           switch); none: no Asyncify (baselines)
+  --no-asyncify-narrowing  the same as --asyncify wide
+  --print-asyncify-list    after linking, print the functions that can reach a switch point
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
 Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC, AR.
@@ -189,6 +196,14 @@ int run_link_command(const nlohmann::json& resolved_target, const std::vector<st
   if (!result.succeeded) {
     std::cerr << "llgo-wasm link: " << result.error << "\n";
     return 1;
+  }
+  if (arguments.print_asyncify_list) {
+    if (!result.asyncify) {
+      std::cerr << "llgo-wasm link: --print-asyncify-list: this link analysed no call graph "
+                   "(only executables of Asyncify targets with --asyncify narrowed are analysed)\n";
+      return 1;
+    }
+    for (const auto& name : result.asyncify->can_switch_names) std::cout << name << "\n";
   }
   return 0;
 }

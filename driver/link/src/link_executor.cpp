@@ -11,11 +11,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
 
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/child_process.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
@@ -137,6 +139,21 @@ void remove_temporaries(const LinkPlan& plan) {
   }
 }
 
+// The step's command with the arguments an earlier step wrote to its arguments file.
+std::vector<std::string> command_with_decided_arguments(const LinkStep& step) {
+  std::vector<std::string> command = step.command;
+  if (!step.arguments_file) return command;
+  std::ifstream file(*step.arguments_file);
+  if (!file) throw std::runtime_error("cannot read " + *step.arguments_file);
+  std::vector<std::string> decided;
+  for (std::string line; std::getline(file, line);) {
+    if (!line.empty()) decided.push_back(line);
+  }
+  command.insert(command.begin() + static_cast<long>(std::min(step.arguments_insert_at, command.size())), decided.begin(),
+                 decided.end());
+  return command;
+}
+
 bool process_is_alive(long pid) {
   if (pid <= 0) return false;
   return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
@@ -204,7 +221,13 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
       switch (step.kind) {
         case LinkStepKind::run_tool: {
           const std::string tool = fs::path(step.command.front()).filename().string();
-          ChildResult run = run_child_process(step.command);
+          std::vector<std::string> command;
+          try {
+            command = command_with_decided_arguments(step);
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          ChildResult run = run_child_process(command);
           if (termination.pending()) {
             fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
             termination.reraise_if_pending();
@@ -213,13 +236,13 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           if (!run.succeeded()) {
             std::string what = run.describe_failure(tool);
             if (!run.started) what += "\n  is the tool installed? (see docs/link-pipeline.md, tool discovery)";
-            what += "\n  command: " + command_line(step.command);
+            what += "\n  command: " + command_line(command);
             return fail(number, step, what);
           }
           for (const auto& output : step.outputs) {
             auto size = file_size(output);
             if (!size || *size == 0) {
-              return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(step.command));
+              return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(command));
             }
           }
           if (!step.inputs.empty() && step.outputs.size() == 1 && step.name == "asyncify+exnref") {
@@ -245,6 +268,16 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           } catch (const WasmDecodeError& error) {
             return fail(number, step, std::string("cannot read the module: ") + error.what());
           }
+          break;
+        }
+        case LinkStepKind::analyse_asyncify: {
+          try {
+            result.asyncify = write_asyncify_arguments(step.inputs.front(), step.narrowing.value_or(AsyncifyNarrowingRequest{}),
+                                                       step.outputs.at(0), step.outputs.at(1));
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          detail = result.asyncify->summary();
           break;
         }
         case LinkStepKind::publish_output: {

@@ -57,9 +57,7 @@ std::string link_triple_for_sysroot(const std::string& triple, const std::option
 }
 
 // wasm-opt takes -O, -O0..-O4, -Os, -Oz; map clang's spellings onto those.
-std::optional<std::string> wasm_opt_level(const std::vector<std::string>& optimization_flags) {
-  if (optimization_flags.empty()) return std::nullopt;
-  const std::string& last = optimization_flags.back();
+std::optional<std::string> wasm_opt_level(const std::string& last) {
   if (last == "-O0") return std::nullopt;
   if (last == "-Ofast") return "-O3";
   if (last == "-Og") return "-O1";
@@ -101,6 +99,7 @@ const char* step_kind_name(LinkStepKind kind) {
     case LinkStepKind::run_tool: return "run";
     case LinkStepKind::validate_module: return "validate";
     case LinkStepKind::publish_output: return "publish";
+    case LinkStepKind::analyse_asyncify: return "analyse";
   }
   return "?";
 }
@@ -120,6 +119,17 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
   return (output.parent_path() / name).string();
 }
 
+// The level the link line gave, else the descriptor's default (a note says so).
+static std::optional<std::string> link_optimization_level(const nlohmann::json& resolved_target,
+                                                          const LinkArguments& arguments,
+                                                          std::vector<std::string>& notes) {
+  if (!arguments.stripped_optimization_flags.empty()) return arguments.stripped_optimization_flags.back();
+  std::string level = string_field(resolved_target, "link_optimization");
+  if (level.empty()) return std::nullopt;
+  notes.push_back("no -O on the link line: the target's default " + level + " (descriptor field link-optimization)");
+  return level;
+}
+
 bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
   return capability(resolved_target, "asyncify") == "post-link";
 }
@@ -133,6 +143,11 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
   const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target);
+  const bool emscripten = capability(resolved_target, "asyncify") == "emscripten";
+  const std::optional<std::string> level =
+      arguments.kind == LinkOutputKind::executable && (post_link || emscripten)
+          ? link_optimization_level(resolved_target, arguments, plan.notes)
+          : std::nullopt;
 
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
@@ -171,13 +186,15 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
+  // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.
+  if (emscripten && level) link.push_back(*level);
   if (post_link && sysroot && !link_triple.empty()) {
     // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
     std::error_code ignored;
     bool present = fs::exists(fs::path(*sysroot) / "lib" / link_triple / "libsetjmp.a", ignored);
     if (present && std::find(link.begin(), link.end(), "-lsetjmp") == link.end()) link.push_back("-lsetjmp");
   }
-  for (const auto& flag : arguments.stripped_optimization_flags) {
+  for (const auto& flag : emscripten ? std::vector<std::string>{} : arguments.stripped_optimization_flags) {
     plan.notes.push_back("removed " + flag + " from the link line: with -O clang runs its own hidden "
                          "wasm-opt at link time" +
                          std::string(post_link ? "; the level goes to the pinned wasm-opt step instead" : ""));
@@ -193,27 +210,44 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (post_link) {
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
-    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling", "--asyncify"};
-    if (arguments.asyncify_narrowing) {
-      std::vector<std::string> switch_imports = default_asyncify_switch_imports();
-      if (auto extra = resolved_target.find("asyncify_imports"); extra != resolved_target.end() && extra->is_array()) {
-        for (const auto& name : *extra) {
-          if (name.is_string()) switch_imports.push_back(name.get<std::string>());
+    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling"};
+    std::optional<std::string> asyncify_arguments;
+    switch (arguments.asyncify) {
+      case AsyncifyInstrumentation::narrowed: {
+        std::vector<std::string> switch_imports = default_asyncify_switch_imports();
+        if (auto extra = resolved_target.find("asyncify_imports"); extra != resolved_target.end() && extra->is_array()) {
+          for (const auto& name : *extra) {
+            if (name.is_string()) switch_imports.push_back(name.get<std::string>());
+          }
         }
+        switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
+        asyncify_arguments = temporary_path(arguments.output_path, "asyncify-args", naming);
+        const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
+        plan.temporaries.push_back(*asyncify_arguments);
+        plan.temporaries.push_back(list);
+        LinkStep analysis{LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {linked}, {*asyncify_arguments, list}, {}};
+        analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}};
+        plan.steps.push_back(analysis);
+        break;
       }
-      switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
-      std::string list;
-      for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
-      wasm_opt.push_back("--pass-arg=asyncify-imports@" + list);
-    } else {
-      plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+      case AsyncifyInstrumentation::wide:
+        wasm_opt.push_back("--asyncify");
+        plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+        break;
+      case AsyncifyInstrumentation::none:
+        plan.notes.push_back("Asyncify off (--asyncify none): a module that imports asyncify.* fails validation");
+        break;
     }
-    if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
+    const size_t asyncify_arguments_at = wasm_opt.size();
+    if (auto wasm_opt_flag = level ? wasm_opt_level(*level) : std::nullopt) wasm_opt.push_back(*wasm_opt_flag);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    plan.steps.push_back({LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module}, {}});
+    LinkStep optimise{LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module}, {}};
+    optimise.arguments_file = asyncify_arguments;
+    optimise.arguments_insert_at = asyncify_arguments_at;
+    plan.steps.push_back(optimise);
     to_publish = final_module;
   }
   ModuleExpectations expectations = expectations_for_variant(plan.variant);
@@ -235,10 +269,22 @@ std::string format_link_plan_text(const LinkPlan& plan) {
     switch (step.kind) {
       case LinkStepKind::run_tool: {
         std::string line;
-        for (const auto& word : step.command) line += (line.empty() ? "" : " ") + shell_quote(word);
+        for (size_t i = 0; i <= step.command.size(); ++i) {
+          if (step.arguments_file && i == step.arguments_insert_at) {
+            line += " <arguments decided by asyncify-analysis, from " + *step.arguments_file + ">";
+          }
+          if (i < step.command.size()) line += (line.empty() ? "" : " ") + shell_quote(step.command[i]);
+        }
         out << line;
         break;
       }
+      case LinkStepKind::analyse_asyncify:
+        out << step.inputs.front() << ": call graph -> which functions can reach a switch point (";
+        for (size_t i = 0; i < step.narrowing->switch_imports.size(); ++i) {
+          out << (i ? ", " : "") << step.narrowing->switch_imports[i];
+        }
+        out << ") -> wasm-opt arguments in " << step.outputs.front();
+        break;
       case LinkStepKind::validate_module:
         out << step.inputs.front() << ": " << describe_expectations(step.expectations.value_or(ModuleExpectations{}));
         break;
@@ -269,6 +315,11 @@ nlohmann::json link_plan_to_json(const LinkPlan& plan) {
       entry["args"] = std::vector<std::string>(step.command.begin() + 1, step.command.end());
     }
     if (step.expectations) entry["checks"] = describe_expectations(*step.expectations);
+    if (step.narrowing) entry["switch_imports"] = step.narrowing->switch_imports;
+    if (step.arguments_file) {
+      entry["arguments_file"] = *step.arguments_file;
+      entry["arguments_insert_at"] = step.arguments_insert_at;  // index into [tool] + args
+    }
     steps.push_back(entry);
   }
   return {{"target", plan.target_name}, {"variant", plan.variant}, {"kind", to_string(plan.kind)},

@@ -2,7 +2,8 @@
 // target.  A plan is pure data (printable with --dry-run) built from the resolved-target JSON,
 // the parsed link arguments and the discovered tools; the executor runs it.
 //
-// P1 executable:  clang link -> core temp | wasm-opt --asyncify ... --translate-to-exnref ->
+// P1 executable:  clang link -> core temp | asyncify-analysis of the core (call graph ->
+//                 wasm-opt arguments) | wasm-opt [--asyncify ...] -O --translate-to-exnref ->
 //                 final temp | validate final temp | rename final temp onto the output.
 // Other executables, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
@@ -14,12 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
 namespace llgo_wasm {
 
-enum class LinkStepKind { run_tool, validate_module, publish_output };
+enum class LinkStepKind { run_tool, validate_module, publish_output, analyse_asyncify };
 
 struct LinkStep {
   LinkStepKind kind = LinkStepKind::run_tool;
@@ -28,6 +30,12 @@ struct LinkStep {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::optional<ModuleExpectations> expectations;  // validate_module only
+  std::optional<AsyncifyNarrowingRequest> narrowing;  // analyse_asyncify only: outputs are
+                                                      // {arguments file, remove-list file}
+  // run_tool: arguments an earlier step decided, read at run time from this file (one per
+  // line) and inserted before command[arguments_insert_at].
+  std::optional<std::string> arguments_file;
+  size_t arguments_insert_at = 0;
 };
 
 struct LinkPlan {
