@@ -11,7 +11,11 @@ Runs, on every variant and context backend under the same engine (Node >= 24 for
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
   driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
-           hashing throughput against `sha256sum` on the same files.
+           hashing throughput against `sha256sum` on the same files;
+  corpus   real programs (zlib's minigzip, the sqlite3 shell; sources from Debian's source
+           packages, fetched by bench/corpus/fetch-sources.sh) and the goroutine benchmark, built
+           through the toolchain files for P1, J32 and J64 without Asyncify, with wide Asyncify
+           and with the call-graph narrowing: module size, link time, a CPU-bound run.
 Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
 bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
@@ -41,11 +45,11 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16, yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
+QUICK = dict(corpus_reps=2, corpus_rows=20_000, corpus_gzip_mib=2, yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
              parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
              resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
              cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
@@ -334,6 +338,175 @@ def bench_cpu(programs, settings):
                     note=f"hash {hashes[id(program)]}")
 
 
+# ---- corpus: real programs through the toolchain files, three Asyncify modes ------------------
+
+CORPUS_VARIANTS = {"P1": ("wasip1", "wasip1.cmake"), "J32": ("wasm", "emscripten-wasm32.cmake"),
+                   "J64": ("js-wasm", "emscripten-wasm64.cmake")}
+CORPUS_MODES = ("none", "wide", "narrowed")
+DRIVER_STEP = re.compile(r"llgo-wasm link: \[\d+/\d+\] (\S+) ([0-9.]+) s(?:, (.*))?")
+
+
+def corpus_sources(work_dir):
+    out, _ = run(["bash", str(ROOT / "bench" / "corpus" / "fetch-sources.sh"), str(work_dir / "corpus-src")], timeout=1800)
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def build_corpus(variant, driver, sources, work_dir):
+    """Configures bench/corpus with the variant's toolchain file and links every program in every
+    mode, one target at a time so each link's `llgo-wasm link -v` lines can be read. Returns
+    {(program, mode): {"path", "steps": {step: (seconds, detail)}}}."""
+    target, toolchain = CORPUS_VARIANTS[variant]
+    build = work_dir / f"corpus-{variant}"
+    run(["cmake", "-S", ROOT / "bench" / "corpus", "-B", build, "-G", "Ninja",
+         f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'toolchains' / toolchain}", "-DCMAKE_BUILD_TYPE=Release",
+         "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG", f"-DLLGO_WASM_SOURCE_ROOT={ROOT}", f"-DLLGO_WASM_DRIVER={driver}",
+         f"-DLLGO_WASM_TARGET={target}", f"-DZLIB_SOURCE_DIR={sources['ZLIB_SOURCE_DIR']}",
+         f"-DSQLITE_AMALGAMATION_DIR={sources['SQLITE_AMALGAMATION_DIR']}"], timeout=900)
+    manifest = json.loads((build / "corpus-manifest.json").read_text())
+    built = {}
+    for entry in manifest["programs"]:
+        name = f"{entry['program']}_{entry['mode']}"
+        try:
+            out, err = run(["cmake", "--build", build, "--target", name, "-j", "2"], timeout=3600)
+            Path(entry["path"]).touch()  # so the next build of the same target relinks nothing
+            steps = {m.group(1): (float(m.group(2)), m.group(3) or "") for m in DRIVER_STEP.finditer(out + err)}
+            built[(entry["program"], entry["mode"])] = dict(path=Path(entry["path"]), steps=steps)
+        except BenchError as error:
+            add_missing("corpus build", variant, entry["mode"], entry["program"], str(error))
+    return built
+
+
+def corpus_wasm(variant, path):
+    return path if variant == "P1" else path.with_suffix(".wasm")
+
+
+def corpus_command(variant, node, wasi_runner, path, *args):
+    return [node, str(wasi_runner), str(path), *args] if variant == "P1" else [node, str(path), *args]
+
+
+def bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings):
+    for (program, mode), entry in sorted(built.items()):
+        add_row("corpus size", variant, mode, program, [corpus_wasm(variant, entry["path"]).stat().st_size], "B")
+        link = entry["steps"].get("asyncify+exnref") or entry["steps"].get("link")
+        if link:
+            add_row("corpus link time", variant, mode, f"{program} ({'wasm-opt' if variant == 'P1' else 'emcc'})",
+                    [link[0] * 1000], "ms")
+        analysis = entry["steps"].get("asyncify-analysis") or entry["steps"].get("asyncify-report")
+        if analysis:
+            match = re.search(r"(\d+) of (\d+) functions can reach a switch point", analysis[1])
+            seconds = re.search(r"analysis ([0-9.]+) s", analysis[1])
+            note = f"{match.group(1)} of {match.group(2)} functions can switch" if match else analysis[1][:120]
+            if match:
+                add_row("corpus functions that can switch", variant, mode, program, [int(match.group(1))], "functions",
+                        note=f"of {match.group(2)}")
+            if seconds:
+                add_row("corpus analysis time", variant, mode, program, [float(seconds.group(1)) * 1000], "ms", note=note)
+    # CPU-bound runs, round-robin over the modes that run (goroutines: the switching program).
+    data = work_dir / "corpus-gzip-input.bin"
+    if not data.is_file() or data.stat().st_size != settings["corpus_gzip_mib"] << 20:
+        rng = random.Random(11)
+        words = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(4000)]
+        chunks, size = [], 0
+        while size < settings["corpus_gzip_mib"] << 20:
+            chunk = b" ".join(rng.choice(words) for _ in range(64)) + b"\n"
+            chunks.append(chunk)
+            size += len(chunk)
+        data.write_bytes(b"".join(chunks)[: settings["corpus_gzip_mib"] << 20])
+    rows_sql = (f"CREATE TABLE t(a INTEGER, b TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c "
+                f"WHERE x<{settings['corpus_rows']}) INSERT INTO t SELECT x, printf('%08x', (x*2654435761)%4294967296) FROM c; "
+                f"CREATE INDEX tb ON t(b); SELECT count(*), sum(a) FROM t WHERE b > '8';")
+    workloads = {"minigzip": (["-9"], data, f"compress {settings['corpus_gzip_mib']} MiB"),
+                 "sqlite3": ([":memory:", rows_sql], None, f"{settings['corpus_rows']:,} rows, index, query"),
+                 "goroutines": (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB")}
+    for program, (args, stdin_path, label) in workloads.items():
+        modes = [m for m in CORPUS_MODES if (program, m) in built and not (program == "goroutines" and m == "none")]
+        samples, outputs = {m: [] for m in modes}, {}
+        for _ in range(settings["corpus_reps"]):
+            for mode in modes:
+                command = corpus_command(variant, node, wasi_runner, built[(program, mode)]["path"], *args)
+                try:
+                    with open(stdin_path or os.devnull, "rb") as stdin:
+                        start = time.perf_counter()
+                        proc = subprocess.run(command, stdin=stdin, capture_output=True, timeout=TIMEOUT_SECONDS)
+                        elapsed = time.perf_counter() - start
+                    if proc.returncode != 0:
+                        raise BenchError(f"exit status {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
+                    samples[mode].append(elapsed * 1000)
+                    outputs[mode] = hashlib.sha256(proc.stdout).hexdigest()[:12] if program != "goroutines" else "-"
+                except (BenchError, subprocess.TimeoutExpired) as error:
+                    add_missing("corpus run", variant, mode, program, str(error))
+                    modes = [m for m in modes if m != mode]
+        if len(set(outputs.values())) > 1:
+            add_missing("corpus run", variant, "all", program, f"the builds disagree on the output: {outputs}")
+            continue
+        for mode in modes:
+            if samples[mode]:
+                add_row("corpus run", variant, mode, f"{program}: {label}", samples[mode], "ms",
+                        note=f"output sha256 {outputs.get(mode, '?')}, whole process")
+
+
+def bench_corpus(manifests, node, wasi_runner, work_dir, settings):
+    driver = next((m.get("driver") for m in manifests if m and m.get("driver") and Path(m["driver"]).is_file()), None)
+    if not driver:
+        add_missing("corpus", "-", "-", "-", "no llgo-wasm driver among the built presets")
+        return
+    try:
+        sources = corpus_sources(work_dir)
+    except BenchError as error:
+        add_missing("corpus", "-", "-", "-", f"sources: {error}")
+        return
+    for variant in settings.get("corpus_variants", CORPUS_VARIANTS):
+        print(f"  corpus {variant} ...", file=sys.stderr)
+        try:
+            built = build_corpus(variant, driver, sources, work_dir)
+        except (BenchError, OSError, ValueError) as error:
+            add_missing("corpus", variant, "-", "-", str(error))
+            continue
+        bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings)
+
+
+def corpus_targets():
+    for variant in ("P1", "J32", "J64"):
+        for program in ("minigzip", "sqlite3", "goroutines"):
+            none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
+            limit = 8.0 if program == "goroutines" else 3.0
+            binding = program == "goroutines" or variant in ("P1", "J32")
+            name = f"{variant} {program}: size with narrowed Asyncify <= +{limit:g}% vs none{'' if binding else ' (for reference)'}"
+            if none and narrowed:
+                wide = find_row("corpus size", variant, "wide", program)
+                add_target(name, (narrowed["median"] / none["median"] - 1) * 100, limit, "max", "%",
+                           f"{int(narrowed['median']):,} B vs {int(none['median']):,} B"
+                           + (f"; wide {(wide['median'] / none['median'] - 1) * 100:+.1f}%" if wide else ""))
+            else:
+                add_unmeasured_target(name, "a corpus size row is missing")
+            if program != "goroutines":
+                label = next((r["params"] for r in rows if r["bench"] == "corpus run" and r["variant"] == variant
+                              and r["params"].startswith(program + ":")), None)
+                base = label and find_row("corpus run", variant, "none", label)
+                fast = label and find_row("corpus run", variant, "narrowed", label)
+                name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in ('P1', 'J32') else ' (for reference)'}"
+                if base and fast:
+                    add_target(name, (fast["median"] / base["median"] - 1) * 100, 3.0, "max", "%",
+                               f"{fast['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
+                else:
+                    add_unmeasured_target(name, "a corpus run row is missing")
+            if variant == "P1":
+                none_time = find_row("corpus link time", variant, "none", f"{program} (wasm-opt)")
+                narrowed_time = find_row("corpus link time", variant, "narrowed", f"{program} (wasm-opt)")
+                analysis = find_row("corpus analysis time", variant, "narrowed", program)
+                name = f"P1 {program}: wasm-opt time with narrowed Asyncify <= 1.3x without"
+                if none_time and narrowed_time:
+                    total = narrowed_time["median"] + (analysis["median"] if analysis else 0)
+                    add_target(name, total / none_time["median"], 1.3, "max", "x",
+                               f"{total:.0f} ms (analysis included) vs {none_time['median']:.0f} ms")
+                else:
+                    add_unmeasured_target(name, "a link time row is missing")
+                if analysis and narrowed_time:
+                    add_target(f"P1 {program}: call-graph analysis <= 10% of wasm-opt time",
+                               analysis["median"] / narrowed_time["median"] * 100, 10.0, "max", "%",
+                               f"{analysis['median']:.1f} ms vs {narrowed_time['median']:.0f} ms")
+
+
 # ---- driver benchmarks -----------------------------------------------------------------------
 
 def bench_driver(host, work_dir, settings):
@@ -428,6 +601,7 @@ def add_unmeasured_target(name, why):
 
 
 def evaluate_targets(settings):
+    corpus_targets()
     # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
@@ -590,6 +764,8 @@ def main():
     parser.add_argument("--build-prefix", default=str(ROOT / "build") + "/",
                         help="preset X was built in BUILD_PREFIX + X (default: build/)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
+    parser.add_argument("--corpus-variants", default="", help="comma-separated subset of P1,J32,J64")
     args = parser.parse_args()
     settings = QUICK if args.quick else FULL
     started = time.perf_counter()
@@ -632,6 +808,18 @@ def main():
         module = wasm_file_of(program)
         if module.is_file():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
+
+    if not args.no_corpus:
+        print("corpus (real programs, three Asyncify modes) ...", file=sys.stderr)
+        manifests = []
+        for preset in ("native", "wasip1", "j32", "j64"):
+            for path in (preset_dir(args.build_prefix, preset) / "bench-manifest.json",
+                         preset_dir(args.build_prefix, preset) / "wasm" / "bench-manifest.json"):
+                if path.is_file():
+                    manifests.append(json.loads(path.read_text()))
+        if args.corpus_variants:
+            settings = dict(settings, corpus_variants=args.corpus_variants.split(","))
+        bench_corpus(manifests, node, wasi_runner, work_dir, settings)
 
     print("driver benchmarks ...", file=sys.stderr)
     bench_driver(host, work_dir, settings)

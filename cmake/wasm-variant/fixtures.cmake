@@ -72,7 +72,7 @@ function(llgo_wasm_add_runtime suffix)
 endfunction()
 
 # llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS <compile and link options>...]): the
-# scheduler fixture linked the variant's way (Emscripten flags; P1/P1T through the driver's link).
+# scheduler fixture linked the variant's way (Emscripten flags), through the driver's link.
 # Uses _defs, _cflags, _ldflags and _ctx of the caller.
 function(llgo_wasm_add_fixture exe)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "OPTIONS")
@@ -95,12 +95,12 @@ function(llgo_wasm_add_fixture exe)
       target_link_options(${exe} PRIVATE "--js-library=${ROOT}/runtime/emscripten/asyncify_intrinsics.js")
     endif()
   endif()
-  if(LLGO_WASM_VARIANT MATCHES "^P1")
-    if(NOT COMMAND llgo_wasm_use_driver_link)
-      message(FATAL_ERROR "cmake/LlgoWasmLink.cmake is missing: P1 executables are linked by the driver")
-    endif()
-    llgo_wasm_use_driver_link(${exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
+  # Every variant links through the driver: P1 for its post-link Asyncify, J32/J64 so that emcc's
+  # Asyncify instruments only what can reach a switch point (docs/link-pipeline.md).
+  if(NOT COMMAND llgo_wasm_use_driver_link)
+    message(FATAL_ERROR "cmake/LlgoWasmLink.cmake is missing: fixtures are linked by the driver")
   endif()
+  llgo_wasm_use_driver_link(${exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
 endfunction()
 
 llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})

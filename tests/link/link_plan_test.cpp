@@ -131,7 +131,7 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
   EXPECT_EQ(plan.steps[3].inputs.front(), final_module);
   EXPECT_EQ(plan.steps[4].inputs.front(), final_module);
   EXPECT_EQ(plan.steps[4].outputs.front(), "out/app.wasm");
-  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, arguments_file, list_file, final_module}));
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module, arguments_file, list_file}));
   std::string text = format_link_plan_text(plan);
   EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
 }
@@ -210,8 +210,57 @@ TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
   auto plan = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
   nlohmann::json json = link_plan_to_json(plan);
   EXPECT_EQ(json["kind"], "executable");
-  ASSERT_EQ(json["steps"].size(), 4u);
-  EXPECT_EQ(json["steps"][1]["tool"], "/opt/wasm-opt");
-  EXPECT_EQ(json["steps"][1]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
-  EXPECT_EQ(json["steps"][3]["outputs"][0], "a.wasm");
+  ASSERT_EQ(json["steps"].size(), 5u);
+  EXPECT_EQ(json["steps"][1]["kind"], "analyse");
+  EXPECT_EQ(json["steps"][1]["switch_imports"], (nlohmann::json{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+  EXPECT_EQ(json["steps"][2]["tool"], "/opt/wasm-opt");
+  EXPECT_EQ(json["steps"][2]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][2]["arguments_file"], ".a.wasm.asyncify-args.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][4]["outputs"][0], "a.wasm");
+}
+
+nlohmann::json resolved_j32() {
+  std::ifstream file(std::string(LLGO_WASM_LINK_TEST_RESOLVED_DIR) + "/wasm.json");
+  return nlohmann::json::parse(file);
+}
+
+// emcc names its .wasm after the .js, so it links into a temporary folder under the output's
+// own name; with narrowed Asyncify its Binaryen runs through the shim (EM_BINARYEN_ROOT).
+TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
+  LinkToolchain emscripten = tools();
+  emscripten.compiler = "/opt/emcc";
+  emscripten.emscripten_binaryen_root = "/opt/binaryen";
+  emscripten.driver_executable = "/opt/llgo-wasm";
+  auto plan = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "out/app.js"}), emscripten, naming());
+  ASSERT_EQ(plan.steps.size(), 4u);
+  EXPECT_EQ(plan.steps[0].kind, LinkStepKind::prepare_binaryen_shim);
+  const std::string shim = "out/.app.js.binaryen.4242.abc123.tmp";
+  const std::string folder = "out/.app.js.emcc.4242.abc123.tmp";
+  EXPECT_EQ(plan.steps[0].outputs.front(), shim);
+  ASSERT_TRUE(plan.steps[0].shim.has_value());
+  EXPECT_EQ(plan.steps[0].shim->target_name, "wasm");
+  const auto& emcc = plan.steps[1].command;
+  EXPECT_EQ(emcc.front(), "/opt/emcc");
+  EXPECT_TRUE(contains(emcc, "-sASYNCIFY=1"));
+  EXPECT_TRUE(contains(emcc, "-O2")) << "no -O given: the descriptor's default reaches emcc";
+  EXPECT_EQ(emcc.back(), folder + "/app.js");
+  EXPECT_EQ(plan.steps[1].environment, std::vector<std::string>{"EM_BINARYEN_ROOT=" + shim});
+  EXPECT_EQ(plan.steps[1].create_directories, std::vector<std::string>{folder});
+  EXPECT_EQ(plan.steps[2].kind, LinkStepKind::read_asyncify_report);
+  EXPECT_EQ(plan.steps[3].inputs.front(), folder);
+  EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.js");
+
+  // -O3 stays on emcc's line (emcc runs Binaryen with it); --asyncify none drops -sASYNCIFY.
+  auto none = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-O3", "-sASYNCIFY", "-o", "app.js", "--asyncify", "none"}),
+                              emscripten, naming());
+  ASSERT_EQ(none.steps.size(), 2u);
+  EXPECT_TRUE(contains(none.steps[0].command, "-O3"));
+  for (const auto& word : none.steps[0].command) EXPECT_EQ(word.rfind("-sASYNCIFY", 0), std::string::npos) << word;
+
+  // Without emcc's Binaryen the link still works, narrowed by emcc's own analysis, and says so.
+  LinkToolchain no_binaryen = emscripten;
+  no_binaryen.emscripten_binaryen_root.reset();
+  auto plain = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "app.js"}), no_binaryen, naming());
+  ASSERT_EQ(plain.steps.size(), 2u);
+  EXPECT_NE(format_link_plan_text(plain).find("Asyncify not narrowed"), std::string::npos);
 }

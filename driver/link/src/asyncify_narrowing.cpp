@@ -11,14 +11,27 @@
 namespace llgo_wasm {
 namespace {
 
-void write_lines(const std::string& path, const std::vector<std::string>& lines) {
+}  // namespace
+
+void write_list_file(const std::string& path, const std::vector<std::string>& lines) {
   std::ofstream out(path, std::ios::trunc);
   for (const auto& line : lines) out << line << "\n";
   out.flush();
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace
+AsyncifyNarrowingReport report_of(const AsyncifyAnalysis& analysis) {
+  AsyncifyNarrowingReport report;
+  report.analysed = true;
+  report.asyncify_needed = !analysis.instruments_nothing();
+  report.defined_functions = analysis.defined_functions;
+  report.can_switch = static_cast<unsigned>(analysis.can_switch.size());
+  report.start_switch = static_cast<unsigned>(analysis.start_switch.size());
+  report.can_switch_names = analysis.can_switch_names();
+  report.listed_non_switching = static_cast<unsigned>(analysis.removable_names().size());
+  report.left_to_binaryen = analysis.unnamed_non_switching();
+  return report;
+}
 
 std::string asyncify_imports_argument(const std::vector<std::string>& switch_imports) {
   std::string list;
@@ -50,22 +63,12 @@ AsyncifyNarrowingReport plan_asyncify_arguments(const std::string& module_path, 
   try {
     WasmModuleSummary module = read_wasm_module_file(module_path);
     AsyncifyAnalysis analysis = analyse_asyncify(module, {request.switch_imports, request.table_call_imports});
-    report.analysed = true;
-    report.defined_functions = analysis.defined_functions;
-    report.can_switch = static_cast<unsigned>(analysis.can_switch.size());
-    report.start_switch = static_cast<unsigned>(analysis.start_switch.size());
-    report.can_switch_names = analysis.can_switch_names();
-    if (analysis.instruments_nothing()) {
-      report.asyncify_needed = false;
+    report = report_of(analysis);
+    if (!report.asyncify_needed) {
       arguments.clear();
-    } else {
-      std::vector<std::string> removable = analysis.removable_names();
-      report.listed_non_switching = static_cast<unsigned>(removable.size());
-      report.left_to_binaryen = analysis.unnamed_non_switching();
-      if (!removable.empty()) {
-        write_lines(list_path, removable);
-        arguments.push_back("--pass-arg=asyncify-removelist@@" + list_path);
-      }
+    } else if (std::vector<std::string> removable = analysis.removable_names(); !removable.empty()) {
+      write_list_file(list_path, removable);
+      arguments.push_back("--pass-arg=asyncify-removelist@@" + list_path);
     }
   } catch (const WasmDecodeError& error) {
     report.fallback_reason = std::string("cannot read the module: ") + error.what();
@@ -80,7 +83,7 @@ AsyncifyNarrowingReport write_asyncify_arguments(const std::string& module_path,
                                                  const std::string& arguments_path, const std::string& list_path) {
   std::vector<std::string> arguments;
   AsyncifyNarrowingReport report = plan_asyncify_arguments(module_path, request, list_path, arguments);
-  write_lines(arguments_path, arguments);
+  write_list_file(arguments_path, arguments);
   return report;
 }
 

@@ -2,11 +2,13 @@
 #include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_command.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <random>
 #include <unistd.h>
 
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_executor.hpp"
 #include "llgo_wasm/link_plan.hpp"
@@ -127,6 +129,11 @@ Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-o
 }
 
 int run_link_command(const nlohmann::json& resolved_target, const std::vector<std::string>& args) {
+  // emcc's wasm-opt, through the shim a narrowed Emscripten link installs (emscripten_asyncify.hpp).
+  auto first = std::find_if(args.begin(), args.end(), [](const std::string& arg) { return arg != "--"; });
+  if (first != args.end() && *first == emscripten_wasm_opt_shim_flag) {
+    return run_emscripten_wasm_opt_shim(std::vector<std::string>(first + 1, args.end()));
+  }
   LinkArguments arguments;
   try {
     arguments = parse_link_arguments(args);
@@ -151,6 +158,11 @@ int run_link_command(const nlohmann::json& resolved_target, const std::vector<st
   std::vector<std::string> sysroots_tried;
   if (string_field(resolved_target, "goos") == "wasip1" && !arguments.sysroot) {
     toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
+  }
+  if (arguments.kind == LinkOutputKind::executable && capability(resolved_target, "asyncify") == "emscripten" &&
+      arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+    toolchain.emscripten_binaryen_root = emscripten_binaryen_root(toolchain.compiler);
+    toolchain.driver_executable = current_executable();
   }
   std::optional<std::string> wasm_opt_problem;
   std::optional<WasmOptTool> wasm_opt;

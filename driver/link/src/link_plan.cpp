@@ -100,6 +100,8 @@ const char* step_kind_name(LinkStepKind kind) {
     case LinkStepKind::validate_module: return "validate";
     case LinkStepKind::publish_output: return "publish";
     case LinkStepKind::analyse_asyncify: return "analyse";
+    case LinkStepKind::prepare_binaryen_shim: return "prepare";
+    case LinkStepKind::read_asyncify_report: return "report";
   }
   return "?";
 }
@@ -134,6 +136,44 @@ bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
   return capability(resolved_target, "asyncify") == "post-link";
 }
 
+// emcc writes <name>.js and a <name>.wasm the script loads by name, so it links into a
+// temporary folder under the output's own name, whose files are then moved beside the output.
+// With narrowed Asyncify its Binaryen runs through the shim (emscripten_asyncify.hpp).
+static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::string> link, const nlohmann::json& resolved_target,
+                                            const LinkArguments& arguments, const LinkToolchain& toolchain,
+                                            const TemporaryNaming& naming) {
+  const std::string folder = temporary_path(arguments.output_path, "emcc", naming);
+  plan.temporaries.push_back(folder);
+  const std::string emcc_output = (fs::path(folder) / fs::path(arguments.output_path).filename()).string();
+  link.push_back("-o");
+  link.push_back(emcc_output);
+  LinkStep link_step{.kind = LinkStepKind::run_tool, .name = "link", .command = link, .inputs = arguments.inputs, .outputs = {emcc_output}};
+  link_step.create_directories = {folder};
+  std::optional<std::string> report;
+  if (arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+    if (toolchain.emscripten_binaryen_root && toolchain.driver_executable) {
+      const std::string shim = temporary_path(arguments.output_path, "binaryen", naming);
+      report = (fs::path(shim) / "asyncify-report.json").string();
+      plan.temporaries.push_back(shim);
+      LinkStep prepare{.kind = LinkStepKind::prepare_binaryen_shim, .name = "binaryen-shim", .outputs = {shim, *report}};
+      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable,
+                                         string_field(resolved_target, "name")};
+      plan.steps.push_back(prepare);
+      link_step.environment = {"EM_BINARYEN_ROOT=" + shim};
+    } else {
+      plan.notes.push_back(std::string("Asyncify not narrowed: ") +
+                           (toolchain.emscripten_binaryen_root ? "this driver cannot name its own executable"
+                                                               : "emcc's Binaryen was not found (em-config BINARYEN_ROOT)") +
+                           "; emcc's own analysis decides");
+    }
+  } else if (arguments.asyncify == AsyncifyInstrumentation::wide) {
+    plan.notes.push_back("Asyncify narrowing off: emcc's own analysis decides");
+  }
+  plan.steps.push_back(link_step);
+  if (report) plan.steps.push_back({.kind = LinkStepKind::read_asyncify_report, .name = "asyncify-report", .inputs = {*report}});
+  plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {folder}, .outputs = {arguments.output_path}});
+}
+
 LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming) {
   LinkPlan plan;
@@ -152,13 +192,13 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
     plan.temporaries.push_back(archive_temp);
-    LinkStep archive{LinkStepKind::run_tool, "archive", {toolchain.archiver, "rcs", archive_temp}, arguments.inputs, {archive_temp}, {}};
+    LinkStep archive{.kind = LinkStepKind::run_tool, .name = "archive", .command = {toolchain.archiver, "rcs", archive_temp}, .inputs = arguments.inputs, .outputs = {archive_temp}};
     archive.command.insert(archive.command.end(), arguments.inputs.begin(), arguments.inputs.end());
     plan.steps.push_back(archive);
     if (arguments.link_line.size() != arguments.inputs.size()) {
       plan.notes.push_back("flags other than inputs are ignored for an archive");
     }
-    plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {archive_temp}, {arguments.output_path}, {}});
+    plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {archive_temp}, .outputs = {arguments.output_path}});
     return plan;
   }
 
@@ -188,6 +228,12 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
   // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.
   if (emscripten && level) link.push_back(*level);
+  if (emscripten && arguments.kind == LinkOutputKind::executable && arguments.asyncify == AsyncifyInstrumentation::none) {
+    link.erase(std::remove_if(link.begin() + 1, link.end(),
+                              [](const std::string& flag) { return flag == "-sASYNCIFY" || flag.rfind("-sASYNCIFY=", 0) == 0; }),
+               link.end());
+    plan.notes.push_back("Asyncify off (--asyncify none): -sASYNCIFY removed from the emcc line");
+  }
   if (post_link && sysroot && !link_triple.empty()) {
     // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
     std::error_code ignored;
@@ -200,11 +246,16 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
                          std::string(post_link ? "; the level goes to the pinned wasm-opt step instead" : ""));
   }
 
+  if (emscripten && arguments.kind == LinkOutputKind::executable) {
+    add_emscripten_executable_steps(plan, std::move(link), resolved_target, arguments, toolchain, naming);
+    return plan;
+  }
+
   const std::string linked = temporary_path(arguments.output_path, post_link ? "core" : "link", naming);
   plan.temporaries.push_back(linked);
   link.push_back("-o");
   link.push_back(linked);
-  plan.steps.push_back({LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}, {}});
+  plan.steps.push_back({.kind = LinkStepKind::run_tool, .name = "link", .command = link, .inputs = arguments.inputs, .outputs = {linked}});
 
   std::string to_publish = linked;
   if (post_link) {
@@ -225,7 +276,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
         const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
         plan.temporaries.push_back(*asyncify_arguments);
         plan.temporaries.push_back(list);
-        LinkStep analysis{LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {linked}, {*asyncify_arguments, list}, {}};
+        LinkStep analysis{.kind = LinkStepKind::analyse_asyncify, .name = "asyncify-analysis", .inputs = {linked}, .outputs = {*asyncify_arguments, list}};
         analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}};
         plan.steps.push_back(analysis);
         break;
@@ -235,7 +286,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
         plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
         break;
       case AsyncifyInstrumentation::none:
-        plan.notes.push_back("Asyncify off (--asyncify none): a module that imports asyncify.* fails validation");
+        plan.notes.push_back("Asyncify off (--asyncify none): asyncify.* imports stay, so such a module cannot switch (a baseline)");
         break;
     }
     const size_t asyncify_arguments_at = wasm_opt.size();
@@ -244,17 +295,18 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    LinkStep optimise{LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module}, {}};
+    LinkStep optimise{.kind = LinkStepKind::run_tool, .name = "asyncify+exnref", .command = wasm_opt, .inputs = {linked}, .outputs = {final_module}};
     optimise.arguments_file = asyncify_arguments;
     optimise.arguments_insert_at = asyncify_arguments_at;
     plan.steps.push_back(optimise);
     to_publish = final_module;
   }
   ModuleExpectations expectations = expectations_for_variant(plan.variant);
+  if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
   if (arguments.kind == LinkOutputKind::executable && (plan.variant == "P1" || plan.variant == "P1T")) {
-    plan.steps.push_back({LinkStepKind::validate_module, "validate", {}, {to_publish}, {}, expectations});
+    plan.steps.push_back({.kind = LinkStepKind::validate_module, .name = "validate", .inputs = {to_publish}, .expectations = expectations});
   }
-  plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}, {}});
+  plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {to_publish}, .outputs = {arguments.output_path}});
   return plan;
 }
 
@@ -269,6 +321,7 @@ std::string format_link_plan_text(const LinkPlan& plan) {
     switch (step.kind) {
       case LinkStepKind::run_tool: {
         std::string line;
+        for (const auto& setting : step.environment) line += shell_quote(setting) + " ";
         for (size_t i = 0; i <= step.command.size(); ++i) {
           if (step.arguments_file && i == step.arguments_insert_at) {
             line += " <arguments decided by asyncify-analysis, from " + *step.arguments_file + ">";
@@ -289,7 +342,18 @@ std::string format_link_plan_text(const LinkPlan& plan) {
         out << step.inputs.front() << ": " << describe_expectations(step.expectations.value_or(ModuleExpectations{}));
         break;
       case LinkStepKind::publish_output:
-        out << "rename " << step.inputs.front() << " -> " << step.outputs.front();
+        if (step.inputs.front().find(".emcc.") != std::string::npos) {
+          out << "move the files of " << step.inputs.front() << "/ beside " << step.outputs.front() << " (the .wasm first)";
+        } else {
+          out << "rename " << step.inputs.front() << " -> " << step.outputs.front();
+        }
+        break;
+      case LinkStepKind::prepare_binaryen_shim:
+        out << "EM_BINARYEN_ROOT=" << step.outputs.front() << ": " << step.shim->binaryen_root
+            << "'s tools, wasm-opt through this driver (call graph -> asyncify remove-list)";
+        break;
+      case LinkStepKind::read_asyncify_report:
+        out << step.inputs.front();
         break;
     }
     out << "\n";

@@ -16,6 +16,8 @@
 
 namespace llgo_wasm {
 
+struct AsyncifyAnalysis;
+
 struct AsyncifyNarrowingRequest {
   std::vector<std::string> switch_imports;      // "module.name" patterns of switching imports
   std::vector<std::string> table_call_imports;  // imports that call table entries (invoke_*)
@@ -45,6 +47,12 @@ AsyncifyNarrowingReport plan_asyncify_arguments(const std::string& module_path, 
 // The same, writing the arguments to `arguments_path`, one per line (the plan's analysis step).
 AsyncifyNarrowingReport write_asyncify_arguments(const std::string& module_path, const AsyncifyNarrowingRequest& request,
                                                  const std::string& arguments_path, const std::string& list_path);
+
+// The report's counts and names for an analysis (analysed = true, asyncify_needed decided).
+AsyncifyNarrowingReport report_of(const AsyncifyAnalysis& analysis);
+
+// Writes `lines`, one per line (a Binaryen list file); throws std::runtime_error.
+void write_list_file(const std::string& path, const std::vector<std::string>& lines);
 
 // "--pass-arg=asyncify-imports@a.b,c.d"
 std::string asyncify_imports_argument(const std::vector<std::string>& switch_imports);

@@ -5,6 +5,9 @@
 // P1 executable:  clang link -> core temp | asyncify-analysis of the core (call graph ->
 //                 wasm-opt arguments) | wasm-opt [--asyncify ...] -O --translate-to-exnref ->
 //                 final temp | validate final temp | rename final temp onto the output.
+// Emscripten executable: [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc
+//                 -> a temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
+//                 | move the folder's files beside the output.
 // Other executables, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
 #pragma once
@@ -21,7 +24,21 @@
 
 namespace llgo_wasm {
 
-enum class LinkStepKind { run_tool, validate_module, publish_output, analyse_asyncify };
+enum class LinkStepKind {
+  run_tool,
+  validate_module,
+  publish_output,         // rename inputs[0] onto outputs[0]; a folder: move its files beside it
+  analyse_asyncify,       // P1: call graph of inputs[0] -> outputs {arguments file, remove-list}
+  prepare_binaryen_shim,  // Emscripten: outputs {shim folder, report file}
+  read_asyncify_report,   // Emscripten: what the shim decided, from inputs[0]
+};
+
+// What the Emscripten wasm-opt shim needs (emscripten_asyncify.hpp).
+struct BinaryenShimRequest {
+  std::string binaryen_root;      // the Binaryen emcc would use
+  std::string driver_executable;  // this llgo-wasm, which the shim script runs
+  std::string target_name;
+};
 
 struct LinkStep {
   LinkStepKind kind = LinkStepKind::run_tool;
@@ -36,6 +53,9 @@ struct LinkStep {
   // line) and inserted before command[arguments_insert_at].
   std::optional<std::string> arguments_file;
   size_t arguments_insert_at = 0;
+  std::vector<std::string> environment;         // run_tool: KEY=VALUE set for the tool
+  std::vector<std::string> create_directories;  // run_tool: made before the tool runs
+  std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
 };
 
 struct LinkPlan {
@@ -55,6 +75,10 @@ struct LinkToolchain {
   std::string archiver;          // llvm-ar
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
   std::optional<std::string> sysroot;
+  // Emscripten executables with narrowed Asyncify: the Binaryen emcc uses and this driver's
+  // executable (the shim runs it); without both, emcc's own analysis decides (a note says why).
+  std::optional<std::string> emscripten_binaryen_root;
+  std::optional<std::string> driver_executable;
 };
 
 // Unique-per-run temp names, `.<output name>.<role>.<pid>.<random>.tmp`.
