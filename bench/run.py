@@ -602,6 +602,8 @@ def add_unmeasured_target(name, why):
 
 def evaluate_targets(settings):
     corpus_targets()
+    if settings.get("only_corpus"):
+        return
     # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
@@ -766,20 +768,26 @@ def main():
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
     parser.add_argument("--corpus-variants", default="", help="comma-separated subset of P1,J32,J64")
+    parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
     args = parser.parse_args()
-    settings = QUICK if args.quick else FULL
+    settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
     started = time.perf_counter()
 
     node, node_version = find_node()
     wasi_runner = ROOT / "tests" / "runners" / "run-wasi.mjs"
     if not wasi_runner.is_file():
         wasi_runner = ROOT / "bench" / "wasi-run.mjs"
-    runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
     work_dir = ROOT / "build" / "bench"   # links, generated inputs (ignored by git)
+    if args.only_corpus:
+        runtime, plain, p1_inputs, host = [], {}, None, None
+    else:
+        runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
-    if p1_inputs:
+    if args.only_corpus:
+        pass
+    elif p1_inputs:
         p1 = link_p1(p1_inputs, work_dir / "p1", node, wasi_runner, settings)
     else:
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
@@ -821,8 +829,9 @@ def main():
             settings = dict(settings, corpus_variants=args.corpus_variants.split(","))
         bench_corpus(manifests, node, wasi_runner, work_dir, settings)
 
-    print("driver benchmarks ...", file=sys.stderr)
-    bench_driver(host, work_dir, settings)
+    if not args.only_corpus:
+        print("driver benchmarks ...", file=sys.stderr)
+        bench_driver(host, work_dir, settings)
 
     evaluate_targets(settings)
     print_table()

@@ -26,7 +26,13 @@ nlohmann::json resolved_p1t() {
           {"ldflags", {"-pthread"}}};
 }
 
-LinkToolchain tools() { return {"/opt/clang", "/opt/llvm-ar", "/opt/wasm-opt", std::nullopt}; }
+LinkToolchain tools() {
+  LinkToolchain toolchain;
+  toolchain.compiler = "/opt/clang";
+  toolchain.archiver = "/opt/llvm-ar";
+  toolchain.wasm_opt = "/opt/wasm-opt";
+  return toolchain;
+}
 TemporaryNaming naming() { return {4242, "abc123"}; }
 
 bool contains(const std::vector<std::string>& words, const std::string& word) {
@@ -219,10 +225,17 @@ TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
   EXPECT_EQ(json["steps"][4]["outputs"][0], "a.wasm");
 }
 
+namespace {
+
 nlohmann::json resolved_j32() {
-  std::ifstream file(std::string(LLGO_WASM_LINK_TEST_RESOLVED_DIR) + "/wasm.json");
-  return nlohmann::json::parse(file);
+  return {{"name", "wasm"}, {"variant", "J32"}, {"goos", "js"}, {"goarch", "wasm"},
+          {"triple", "wasm32-unknown-emscripten"},
+          {"capabilities", {{"asyncify", "emscripten"}, {"threads", false}, {"context", "asyncify"}}},
+          {"ldflags", {"-sASYNCIFY=1", "-sALLOW_MEMORY_GROWTH=1"}},
+          {"link_optimization", "-O2"}};
 }
+
+}  // namespace
 
 // emcc names its .wasm after the .js, so it links into a temporary folder under the output's
 // own name; with narrowed Asyncify its Binaryen runs through the shim (EM_BINARYEN_ROOT).

@@ -138,6 +138,12 @@ void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& 
     fs::create_symlink(tool.path(), shim_bin / tool.path().filename(), error);
     if (error) throw std::runtime_error("cannot link " + tool.path().string() + ": " + error.message());
   }
+  // Binaryen's other folders (lib, share, ...) too, for layouts whose tools look beside bin/.
+  for (const auto& entry : fs::directory_iterator(binaryen_root, error)) {
+    if (entry.path().filename() == "bin") continue;
+    fs::create_symlink(entry.path(), fs::path(shim_root) / entry.path().filename(), error);
+    if (error) throw std::runtime_error("cannot link " + entry.path().string() + ": " + error.message());
+  }
   const fs::path script = shim_bin / "wasm-opt";
   std::ofstream(script, std::ios::trunc)
       << "#!/bin/sh\n# llgo-wasm: narrows emcc's Asyncify, then runs the real wasm-opt (docs/link-pipeline.md)\nexec "

@@ -94,6 +94,22 @@ std::string describe_expectations(const ModuleExpectations& e) {
   return joined;
 }
 
+LinkStep make_step(LinkStepKind kind, std::string name, std::vector<std::string> command, std::vector<std::string> inputs,
+                   std::vector<std::string> outputs) {
+  LinkStep step;
+  step.kind = kind;
+  step.name = std::move(name);
+  step.command = std::move(command);
+  step.inputs = std::move(inputs);
+  step.outputs = std::move(outputs);
+  return step;
+}
+
+LinkStep with_expectations(LinkStep step, ModuleExpectations expectations) {
+  step.expectations = std::move(expectations);
+  return step;
+}
+
 const char* step_kind_name(LinkStepKind kind) {
   switch (kind) {
     case LinkStepKind::run_tool: return "run";
@@ -147,7 +163,7 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
   const std::string emcc_output = (fs::path(folder) / fs::path(arguments.output_path).filename()).string();
   link.push_back("-o");
   link.push_back(emcc_output);
-  LinkStep link_step{.kind = LinkStepKind::run_tool, .name = "link", .command = link, .inputs = arguments.inputs, .outputs = {emcc_output}};
+  LinkStep link_step = make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {emcc_output});
   link_step.create_directories = {folder};
   std::optional<std::string> report;
   if (arguments.asyncify == AsyncifyInstrumentation::narrowed) {
@@ -155,7 +171,7 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
       const std::string shim = temporary_path(arguments.output_path, "binaryen", naming);
       report = (fs::path(shim) / "asyncify-report.json").string();
       plan.temporaries.push_back(shim);
-      LinkStep prepare{.kind = LinkStepKind::prepare_binaryen_shim, .name = "binaryen-shim", .outputs = {shim, *report}};
+      LinkStep prepare = make_step(LinkStepKind::prepare_binaryen_shim, "binaryen-shim", {}, {}, {shim, *report});
       prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable,
                                          string_field(resolved_target, "name")};
       plan.steps.push_back(prepare);
@@ -170,8 +186,8 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
     plan.notes.push_back("Asyncify narrowing off: emcc's own analysis decides");
   }
   plan.steps.push_back(link_step);
-  if (report) plan.steps.push_back({.kind = LinkStepKind::read_asyncify_report, .name = "asyncify-report", .inputs = {*report}});
-  plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {folder}, .outputs = {arguments.output_path}});
+  if (report) plan.steps.push_back(make_step(LinkStepKind::read_asyncify_report, "asyncify-report", {}, {*report}, {}));
+  plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {folder}, {arguments.output_path}));
 }
 
 LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
@@ -192,13 +208,13 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
     plan.temporaries.push_back(archive_temp);
-    LinkStep archive{.kind = LinkStepKind::run_tool, .name = "archive", .command = {toolchain.archiver, "rcs", archive_temp}, .inputs = arguments.inputs, .outputs = {archive_temp}};
+    LinkStep archive = make_step(LinkStepKind::run_tool, "archive", {toolchain.archiver, "rcs", archive_temp}, arguments.inputs, {archive_temp});
     archive.command.insert(archive.command.end(), arguments.inputs.begin(), arguments.inputs.end());
     plan.steps.push_back(archive);
     if (arguments.link_line.size() != arguments.inputs.size()) {
       plan.notes.push_back("flags other than inputs are ignored for an archive");
     }
-    plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {archive_temp}, .outputs = {arguments.output_path}});
+    plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {archive_temp}, {arguments.output_path}));
     return plan;
   }
 
@@ -255,7 +271,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   plan.temporaries.push_back(linked);
   link.push_back("-o");
   link.push_back(linked);
-  plan.steps.push_back({.kind = LinkStepKind::run_tool, .name = "link", .command = link, .inputs = arguments.inputs, .outputs = {linked}});
+  plan.steps.push_back(make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}));
 
   std::string to_publish = linked;
   if (post_link) {
@@ -276,7 +292,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
         const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
         plan.temporaries.push_back(*asyncify_arguments);
         plan.temporaries.push_back(list);
-        LinkStep analysis{.kind = LinkStepKind::analyse_asyncify, .name = "asyncify-analysis", .inputs = {linked}, .outputs = {*asyncify_arguments, list}};
+        LinkStep analysis = make_step(LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {linked}, {*asyncify_arguments, list});
         analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}};
         plan.steps.push_back(analysis);
         break;
@@ -295,7 +311,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    LinkStep optimise{.kind = LinkStepKind::run_tool, .name = "asyncify+exnref", .command = wasm_opt, .inputs = {linked}, .outputs = {final_module}};
+    LinkStep optimise = make_step(LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module});
     optimise.arguments_file = asyncify_arguments;
     optimise.arguments_insert_at = asyncify_arguments_at;
     plan.steps.push_back(optimise);
@@ -304,9 +320,9 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   ModuleExpectations expectations = expectations_for_variant(plan.variant);
   if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
   if (arguments.kind == LinkOutputKind::executable && (plan.variant == "P1" || plan.variant == "P1T")) {
-    plan.steps.push_back({.kind = LinkStepKind::validate_module, .name = "validate", .inputs = {to_publish}, .expectations = expectations});
+    plan.steps.push_back(with_expectations(make_step(LinkStepKind::validate_module, "validate", {}, {to_publish}, {}), expectations));
   }
-  plan.steps.push_back({.kind = LinkStepKind::publish_output, .name = "publish", .inputs = {to_publish}, .outputs = {arguments.output_path}});
+  plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}));
   return plan;
 }
 
