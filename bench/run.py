@@ -472,24 +472,17 @@ def corpus_targets():
             limit = 8.0 if program == "goroutines" else 3.0
             binding = program == "goroutines" or variant in ("P1", "J32")
             name = f"{variant} {program}: size with narrowed Asyncify <= +{limit:g}% vs none{'' if binding else ' (for reference)'}"
-            if none and narrowed:
-                wide = find_row("corpus size", variant, "wide", program)
-                add_target(name, (narrowed["median"] / none["median"] - 1) * 100, limit, "max", "%",
-                           f"{int(narrowed['median']):,} B vs {int(none['median']):,} B"
-                           + (f"; wide {(wide['median'] / none['median'] - 1) * 100:+.1f}%" if wide else ""))
-            else:
-                add_unmeasured_target(name, "a corpus size row is missing")
+            wide = find_row("corpus size", variant, "wide", program)
+            add_growth_target(name, narrowed, none, limit, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B"
+                              + (f"; wide {(wide['median'] / base['median'] - 1) * 100:+.1f}%" if wide else ""))
             if program != "goroutines":
                 label = next((r["params"] for r in rows if r["bench"] == "corpus run" and r["variant"] == variant
                               and r["params"].startswith(program + ":")), None)
                 base = label and find_row("corpus run", variant, "none", label)
                 fast = label and find_row("corpus run", variant, "narrowed", label)
                 name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in ('P1', 'J32') else ' (for reference)'}"
-                if base and fast:
-                    add_target(name, (fast["median"] / base["median"] - 1) * 100, 3.0, "max", "%",
-                               f"{fast['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
-                else:
-                    add_unmeasured_target(name, "a corpus run row is missing")
+                add_growth_target(name, fast, base, 3.0,
+                                  lambda row, base: f"{row['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
             if variant == "P1":
                 none_time = find_row("corpus link time", variant, "none", f"{program} (wasm-opt)")
                 narrowed_time = find_row("corpus link time", variant, "narrowed", f"{program} (wasm-opt)")
@@ -595,6 +588,14 @@ def add_target(name, measured, limit, kind, unit, detail):
                         status="MET" if met else "MISSED", margin=margin, detail=detail))
 
 
+def add_growth_target(name, row, base, limit, describe):
+    """Growth of `row` over `base` in percent, at most `limit`; NOT MEASURED when a row is missing."""
+    if row and base:
+        add_target(name, (row["median"] / base["median"] - 1) * 100, limit, "max", "%", describe(row, base))
+    else:
+        add_unmeasured_target(name, "a row it compares is missing")
+
+
 def add_unmeasured_target(name, why):
     targets.append(dict(name=name, measured=None, limit=None, kind=None, unit="", met=False,
                         status="NOT MEASURED", margin="", detail=why))
@@ -630,11 +631,8 @@ def evaluate_targets(settings):
     for mode in ("narrowed", "wide"):
         row = find_row("module size", "P1", f"asyncify ({mode})")
         name = f"P1 Asyncify module growth <= 15% ({mode}{'' if mode == 'narrowed' else ', for reference'})"
-        if row and plain:
-            add_target(name, (row["median"] / plain["median"] - 1) * 100, 15.0, "max", "%",
-                       f"{int(row['median']):,} B vs {int(plain['median']):,} B without Asyncify")
-        else:
-            add_unmeasured_target(name, "a module size row is missing")
+        add_growth_target(name, row, plain, 15.0,
+                          lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without Asyncify")
     # 4. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
     for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext")]:
         base = find_row("cpu kernel", row["variant"], "plain")
