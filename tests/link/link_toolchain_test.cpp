@@ -198,7 +198,7 @@ TEST_F(RealPipeline, NarrowingFigures) {
     auto started = std::chrono::steady_clock::now();
     ASSERT_EQ(link(output, extra), 0);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    figures.push_back({narrowed ? "narrowed (asyncify-imports)" : "not narrowed (all imports may switch)",
+    figures.push_back({narrowed ? "narrowed (call graph)" : "not narrowed (all imports may switch)",
                        fs::file_size(output), seconds});
     ChildResult run = run_under_node(output);
     EXPECT_TRUE(run.exited && run.exit_status == 0) << run.captured_stdout;
