@@ -216,6 +216,13 @@ TEST(BinaryenFunctionNames, OnlyNamesBinaryenKeepsVerbatimAreListed) {
   EXPECT_EQ(names[7], "");  // unnamed: Binaryen numbers it
 }
 
+TEST(BinaryenFunctionNames, AModuleWithoutNamesGetsBinaryensNumbers) {
+  WasmModuleSummary module;  // e.g. what emcc's wasm-emscripten-finalize leaves
+  module.imported_function_count = 2;
+  module.defined_function_count = 3;
+  EXPECT_EQ(binaryen_function_names(module), (std::vector<std::string>{"", "", "0", "1", "2"}));
+}
+
 TEST(AsyncifyPattern, MatchesLikeBinaryen) {
   EXPECT_TRUE(asyncify_pattern_matches("env.invoke_*", "env.invoke_vii"));
   EXPECT_TRUE(asyncify_pattern_matches("*.emscripten_sleep", "env.emscripten_sleep"));

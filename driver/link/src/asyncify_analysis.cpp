@@ -69,6 +69,14 @@ bool asyncify_pattern_matches(const std::string& pattern, const std::string& val
 std::vector<std::string> binaryen_function_names(const WasmModuleSummary& module) {
   const size_t total = module.imported_function_count + module.defined_function_count;
   std::vector<std::string> names(total);
+  if (module.function_names.empty()) {
+    // No names at all (emcc's wasm-emscripten-finalize drops them before its wasm-opt run):
+    // Binaryen 120 and 132 both call the i-th defined function "i".
+    for (size_t defined = 0; defined < module.defined_function_count; ++defined) {
+      names[module.imported_function_count + defined] = std::to_string(defined);
+    }
+    return names;
+  }
   std::unordered_map<std::string, int> occurrences;
   std::unordered_map<uint32_t, int> entries_per_index;
   for (const auto& [index, name] : module.function_names) {

@@ -89,6 +89,7 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
   try {
     AsyncifyAnalysis analysis = analyse_asyncify(read_wasm_module_file(inputs.front()), {switch_imports, table_calls});
     report = report_of(analysis);
+    report.asyncify_needed = true;  // emcc's pass runs whatever we say; it just instruments less
     std::vector<std::string> listed = user_remove;
     for (const auto& name : analysis.removable_names()) {
       bool added = false;

@@ -73,7 +73,8 @@ AsyncifyAnalysis analyse_asyncify(const WasmModuleSummary& module, const Asyncif
 bool asyncify_pattern_matches(const std::string& pattern, const std::string& value);
 
 // The names Binaryen 120 and 132 give the module's functions, where both agree and the name
-// survives Binaryen's list parsing unchanged; "" otherwise.  Indexed by function index.
+// survives Binaryen's list parsing unchanged; "" otherwise.  Indexed by function index.  A
+// module without function names gets Binaryen's numbering ("0", "1", ... for defined functions).
 std::vector<std::string> binaryen_function_names(const WasmModuleSummary& module);
 
 }  // namespace llgo_wasm
