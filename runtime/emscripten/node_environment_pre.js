@@ -1,6 +1,6 @@
-// emscripten-env-pre.js: linked with --pre-js into the Emscripten fixtures. Emscripten gives a
-// program a fixed default environment; a Go program (and the fixture's modes) expect the host
-// process's environment, so under Node copy process.env into ENV before main runs.
+// node_environment_pre.js: linked with --pre-js into every Emscripten program (targets/emscripten-base.json).
+// Emscripten gives a program a fixed default environment; a Go program expects the host process's
+// environment, so under Node copy process.env into ENV before main runs (in a browser: nothing).
 Module['preRun'] = Module['preRun'] || [];
 Module['preRun'].push(function () {
   if (typeof process === 'object' && process.env) {

@@ -1,8 +1,8 @@
 //llgo:build !wasm && llgo.context_ucontext
 /*
- * proc_single_native.c - host file of the single-worker scheduler on a native
- * OS (context backend ucontext): where goroutine storage comes from. It exists
- * so the scheduler can be unit-tested natively, with coverage and sanitizers.
+ * platform_alloc_native.c - where the single-worker scheduler's goroutine
+ * storage comes from on a native OS (context backend ucontext). It exists so
+ * the scheduler can be unit-tested natively, with coverage and sanitizers.
  * Test hook: llgo_test_fail_allocations_after(n) makes the n+1-th and later
  * storage allocations fail (n < 0 turns failure injection off).
  */

@@ -1,10 +1,9 @@
-//llgo:build wasip1 && llgo.context_asyncify
+//llgo:build wasm && !llgo.context_pthread
 /*
- * proc_wasip1.c - host file of the single-worker scheduler on WASI preview 1
- * (P1, raw Asyncify contexts): goroutine storage comes from the libc heap.
- * The program's C `main` calls llgo_run_main, which stays on the system stack
- * (the module's __stack_pointer region) and runs the Asyncify host loop.
- * No threads, no shared memory: the module imports only WASI functions.
+ * platform_alloc_wasm.c - where the single-worker scheduler's goroutine storage
+ * comes from on WebAssembly (WASI and Emscripten alike, whatever the context
+ * backend): the libc heap, which may grow. The program's C `main` calls
+ * llgo_run_main, which stays on the system stack and runs the host loop.
  */
 #include "scheduler.h"
 

@@ -2,7 +2,7 @@
 /*
  * scheduler.h - runtime-internal interface between the backend-neutral
  * single-worker scheduler (scheduler.c) and its thin per-platform host files
- * (proc_wasip1.c, proc_wasm.c, proc_single_native.c), plus test-only hooks.
+ * (platform_alloc_wasm.c, platform_alloc_native.c), plus test-only hooks.
  */
 #ifndef LLGO_SCHEDULER_H
 #define LLGO_SCHEDULER_H
