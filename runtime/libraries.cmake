@@ -18,6 +18,9 @@ include_guard(GLOBAL)
 set(LLGO_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 include(LlgoRuntimeBuildFlags)
+# Some context backends have assembly (wasmcontext_asyncify_sp.S). Enabled here, at directory
+# scope: a language enabled inside a function is forgotten when the function returns.
+enable_language(ASM)
 
 function(llgo_runtime_add suffix)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT" "OPTIONS")
@@ -35,9 +38,8 @@ function(llgo_runtime_add suffix)
       list(APPEND runtime_sources "${source}")
     endif()
   endforeach()
-  message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}: runtime sources selected by the driver: ${sources}")
-  if(sources MATCHES "\\.[sS](;|$)")
-    enable_language(ASM)
+  if(NOT arg_OPTIONS)
+    message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}: runtime sources selected by the driver: ${sources}")
   endif()
 
   add_library(llgo_runtime_${suffix} STATIC ${runtime_sources})
