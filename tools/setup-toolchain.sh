@@ -64,7 +64,7 @@ run_step() {
   fi
   rm -f "$B/stamps/$name"
   t0=$(now)
-  say "[$name] ..."
+  say "[$name] ...${STEP_ESTIMATE[$name]:+ (usually ${STEP_ESTIMATE[$name]} on 2 cores)}"
   set +e; ( set -eo pipefail; "$fn" ) > "$B/logs/$name.log" 2>&1; rc=$?; set -e
   if [ "$rc" != 0 ]; then
     say "[$name] FAILED (exit $rc) after $(elapsed "$t0") s; last lines of $B/logs/$name.log:"
@@ -75,6 +75,13 @@ run_step() {
   printf '%s' "$want" > "$B/stamps/$name"
   say "[$name] done in $(elapsed "$t0") s ($(grep -h '^version:' "$B/logs/$name.log" | sed 's/^version: //' | paste -sd';' -))"
 }
+
+# What a step usually takes the first time (2-core machine, measured), printed when it starts.
+declare -A STEP_ESTIMATE=(
+  [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
+  [wasi-sysroot]="2 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
+  [emscripten]="20 s" [binaryen-120]="5 s" [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
+)
 
 APT_OPTS=(
   -o Dir::Etc::SourceList="$B/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
