@@ -376,6 +376,163 @@ static int yield_in_defer_main(int argc, char **argv) {
   return 0;
 }
 
+/* ---- Go's rules for nested panics (Go 1.19 prints the same; see scenarios.json) ---- */
+
+static void print_recovered_line(void *unused) {
+  (void)unused;
+  const char *message = llgo_recover();
+  printf("recovered(%s)\n", message == NULL ? "nil" : message);
+}
+
+/* A function with its own defer frame that panics and recovers inside itself. */
+static void recovering_helper(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_recovered_line, NULL);
+    llgo_panic("P2");
+  }
+  llgo_defer_end(&frame);
+  printf("helper returned\n");
+}
+
+static void call_recovering_helper(void *unused) {
+  (void)unused;
+  recovering_helper();
+  printf("deferred call returned\n");
+}
+
+/* P2 is recovered inside the helper; P1, started before the helper's frame, goes on. */
+static int inner_recovery_keeps_outer_panic_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_recovering_helper, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* P1 is recovered; the next deferred call runs as for a normal return and panics P2:
+ * only P2 is printed. */
+static int panic_after_recovery_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, panic_with, "P2");
+    llgo_defer(&frame, print_recovered_line, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* Recovering and panicking again in the same deferred call: Go prints the chain. */
+static void recover_and_panic_again(void *unused) {
+  (void)unused;
+  llgo_panic(llgo_recover());
+}
+
+static int repanic_after_recover_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, recover_and_panic_again, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  return 0;
+}
+
+/* A deferred call (run for a panic) calls a function that has deferred calls of its own:
+ * that function returns normally and the deferred call goes on. */
+static void cleanup_with_defer(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_text, "cleanup-deferred,");
+    printf("cleanup,");
+  }
+  llgo_defer_end(&frame);
+}
+
+static void call_cleanup(void *unused) {
+  (void)unused;
+  cleanup_with_defer();
+  printf("after-cleanup\n");
+}
+
+static int deferred_call_calls_function_with_defers_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_cleanup, NULL);
+    llgo_panic("P");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* recover in a deferred call that a normal return runs (the helper's), while an outer panic
+ * runs the deferred call that called the helper: nil, as in Go. */
+static void helper_with_recovering_defer(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_recovered_line, NULL);
+  }
+  llgo_defer_end(&frame);
+}
+
+static void call_helper_with_recovering_defer(void *unused) {
+  (void)unused;
+  helper_with_recovering_defer();
+  printf("deferred call returned\n");
+}
+
+static int recover_in_normal_return_defer_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_helper_with_recovering_defer, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* recover called by a function that the deferred call calls (no defer frame of its own):
+ * Go returns nil here; this runtime recovers (the documented difference, llgo_runtime.h). */
+static void recover_from_helper(void) {
+  const char *message = llgo_recover();
+  printf("helper: recovered(%s)\n", message == NULL ? "nil" : message);
+}
+
+static void call_recover_from_helper(void *unused) {
+  (void)unused;
+  recover_from_helper();
+}
+
+static int recover_in_called_function_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_recover_from_helper, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("main returns normally\n");
+  return 0;
+}
+
 /* ---- many lifecycles, pool reuse ---- */
 
 static volatile int lifecycle_count;
@@ -691,6 +848,13 @@ static const test_case cases[] = {
     {"unrecovered-panic-replaced-in-deferred-call", unrecovered_replaced_panic_main, NULL},
     {"panic-nil", nil_panic_main, NULL},
     {"recover-in-worker", recover_in_worker_main, NULL},
+    {"inner-recovery-keeps-outer-panic", inner_recovery_keeps_outer_panic_main, NULL},
+    {"panic-after-recovery-prints-only-new", panic_after_recovery_main, NULL},
+    {"repanic-after-recover", repanic_after_recover_main, NULL},
+    {"deferred-call-calls-function-with-defers", deferred_call_calls_function_with_defers_main,
+     NULL},
+    {"recover-in-normal-return-deferred-call", recover_in_normal_return_defer_main, NULL},
+    {"recover-in-function-called-by-deferred-call", recover_in_called_function_main, NULL},
     {"ready-null", ready_null_main, NULL},
     {"ready-running", ready_running_main, NULL},
     {"run-main-twice", run_main_twice_main, NULL},
