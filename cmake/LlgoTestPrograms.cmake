@@ -6,7 +6,8 @@
 # tests/harness/program_cases.py) that says what each case must print and exit with, and on which
 # variant/backend it does not apply and why. Programs are declared once, in tests/programs.cmake:
 #
-#   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>)
+#   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
+#                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>])
 #
 # and this module builds and registers them wherever the runtime is built:
 #   - the wasm variants (cmake/wasm-variant/fixtures.cmake): llgo_wasm_add_test_programs(<ctx>)
@@ -15,7 +16,10 @@
 #   - native (cmake/LlgoWasmFixtureTests.cmake): llgo_native_add_test_program(<name> <ctx> <lib>);
 #   - the superbuild's tests: llgo_add_test_program_cases(<name> <ctx> <artifact>) adds, per
 #     engine of the variant (llgo_wasm_engines), <name>.<variant>.<engine>.<ctx>.<case> for every
-#     case and <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree).
+#     case and <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree);
+#   - native: llgo_add_go_reference_tests(<name>) adds go-reference.<name>.<native|js-wasm>.<case>:
+#     Debian's Go builds <case>/main.go and must print what the case expects
+#     (tests/harness/check_go_reference.py; js/wasm under Node).
 # A case that does not apply is a skipped ctest case named ...<case>[needs:<requirement>], one
 # held back by a known bug ...<case>[known-bug:<requirement>] (skipped while the bug is there,
 # failing once it is gone); the output says why. Included by both the superbuild and cmake/wasm-variant (no other dependency).
@@ -24,7 +28,7 @@ include_guard(GLOBAL)
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_test_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CASES" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CASES;GO_REFERENCE" "SOURCES")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
   endif()
@@ -35,6 +39,9 @@ function(llgo_test_program name)
   set_property(GLOBAL APPEND PROPERTY LLGO_TEST_PROGRAMS ${name})
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES "${sources}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES "${LLGO_TEST_PROGRAMS_ROOT}/${arg_CASES}")
+  if(arg_GO_REFERENCE)
+    set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
+  endif()
 endfunction()
 
 # The declared programs (reads tests/programs.cmake once).
@@ -125,5 +132,39 @@ function(llgo_add_test_program_cases name ctx artifact)
     endforeach()
     set_tests_properties(${tests} PROPERTIES LABELS "${variant};${engine};${ctx};${name}"
       SKIP_RETURN_CODE 77 ${arg_PROPERTIES})
+  endforeach()
+endfunction()
+
+# Go itself prints what the cases of program <name> that mirror a Go program expect: one test per
+# <case>/main.go of its GO_REFERENCE module, natively and as js/wasm under Node. Needs
+# LLGO_WASM_NODE (cmake/LlgoWasmToolchainPaths.cmake) and Python3_EXECUTABLE.
+function(llgo_add_go_reference_tests name)
+  get_property(module GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE)
+  get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
+  if(NOT module)
+    return()
+  endif()
+  find_program(LLGO_GO NAMES go go-1.19 PATHS /usr/lib/go-1.19/bin)
+  if(NOT LLGO_GO)
+    add_test(NAME go-reference.${name}.go_missing COMMAND "${CMAKE_COMMAND}" -E echo
+      "Go not found: install Debian's golang-go (tools/setup-toolchain.sh does)")
+    set_tests_properties(go-reference.${name}.go_missing PROPERTIES WILL_FAIL TRUE)
+    return()
+  endif()
+  execute_process(COMMAND "${LLGO_GO}" env GOROOT OUTPUT_VARIABLE go_root OUTPUT_STRIP_TRAILING_WHITESPACE)
+  file(GLOB packages LIST_DIRECTORIES true CONFIGURE_DEPENDS "${module}/*")
+  foreach(package IN LISTS packages)
+    if(NOT EXISTS "${package}/main.go")
+      continue()
+    endif()
+    get_filename_component(case "${package}" NAME)
+    set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
+        --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
+    set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
+    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/native")
+    add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"
+             --node "${LLGO_WASM_NODE}" --wasm-exec "${go_root}/misc/wasm/wasm_exec.js")
+    set_tests_properties(go-reference.${name}.native.${case} go-reference.${name}.js-wasm.${case}
+      PROPERTIES LABELS "go-reference;${name}" TIMEOUT 300)
   endforeach()
 endfunction()

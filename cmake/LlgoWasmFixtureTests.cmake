@@ -48,6 +48,13 @@ if(LLGO_WASM_VARIANT STREQUAL "native")
     endforeach()
     list(APPEND _contexts ${_ctx})
   endforeach()
+  # Go's own output for the cases that mirror a Go program (the plain native preset only: the
+  # sanitizer and coverage presets rebuild the C code, Go does not change).
+  if(NOT LLGO_WASM_SANITIZE AND NOT LLGO_WASM_COVERAGE)
+    foreach(_program IN LISTS _llgo_test_programs)
+      llgo_add_go_reference_tests(${_program})
+    endforeach()
+  endif()
 else()
   set(_contexts ${_llgo_contexts_${LLGO_WASM_VARIANT}})
 endif()
