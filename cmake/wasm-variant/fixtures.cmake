@@ -1,6 +1,6 @@
-# cmake/wasm-variant/fixtures.cmake: the runtime and the scheduler fixture for one wasm variant,
-# once per execution-context backend the variant supports (J32/J64: emscripten-fiber and
-# asyncify; P1: asyncify; P1T: pthread).
+# cmake/wasm-variant/fixtures.cmake: the runtime, the scheduler fixture and the test programs
+# (tests/programs.cmake) for one wasm variant, once per execution-context backend the variant
+# supports (J32/J64: emscripten-fiber and asyncify; P1: asyncify; P1T: pthread).
 #
 # Everything variant-specific comes from the driver: `llgo-wasm resolve --json` gives the data
 # model and flags, `llgo-wasm sources` the runtime files whose //llgo:build line matches.
@@ -71,12 +71,13 @@ function(llgo_wasm_add_runtime suffix)
   endif()
 endfunction()
 
-# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS <compile and link options>...]): the
-# scheduler fixture linked the variant's way (Emscripten flags; P1/P1T through the driver's link).
+# llgo_wasm_add_program(<exe> SOURCES <files>... RUNTIME <lib> [OPTIONS <compile and link
+# options>...]): a C program on the runtime, linked the variant's way (Emscripten flags; P1/P1T
+# through the driver's link); an <exe> ending in _esm is the J32/J64 ES-module form.
 # Uses _defs, _cflags, _ldflags and _ctx of the caller.
-function(llgo_wasm_add_fixture exe)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "OPTIONS")
-  add_executable(${exe} "${ROOT}/tests/fixtures/scheduler.c")
+function(llgo_wasm_add_program exe)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;OPTIONS")
+  add_executable(${exe} ${arg_SOURCES})
   target_compile_definitions(${exe} PRIVATE ${_defs})
   target_compile_options(${exe} PRIVATE ${_cflags} ${arg_OPTIONS})
   target_link_libraries(${exe} PRIVATE ${arg_RUNTIME})
@@ -86,6 +87,7 @@ function(llgo_wasm_add_fixture exe)
     # Node's process.env, which Emscripten does not do by itself).
     target_link_options(${exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
       "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
+    set_property(TARGET ${exe} APPEND PROPERTY LINK_DEPENDS "${ROOT}/tests/runners/emscripten-env-pre.js")
     if(exe MATCHES "_esm$")
       set_target_properties(${exe} PROPERTIES SUFFIX ".mjs")
     endif()
@@ -103,6 +105,11 @@ function(llgo_wasm_add_fixture exe)
   endif()
 endfunction()
 
+# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS ...]): the scheduler fixture.
+function(llgo_wasm_add_fixture exe)
+  llgo_wasm_add_program(${exe} SOURCES "${ROOT}/tests/fixtures/scheduler.c" ${ARGN})
+endfunction()
+
 llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})
 string(JSON _contexts GET "${_resolved}" capabilities supported_contexts)
 string(JSON _ncontexts LENGTH "${_contexts}")
@@ -111,6 +118,7 @@ math(EXPR _ncontexts "${_ncontexts} - 1")
 if(EXISTS "${ROOT}/cmake/LlgoWasmLink.cmake")
   include("${ROOT}/cmake/LlgoWasmLink.cmake")
 endif()
+include("${ROOT}/cmake/LlgoTestPrograms.cmake")
 
 set(LLGO_WASM_FIXTURE_CONTEXTS "")
 foreach(_ci RANGE ${_ncontexts})
@@ -153,6 +161,7 @@ foreach(_ci RANGE ${_ncontexts})
   if(LLGO_WASM_VARIANT MATCHES "^J")
     llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
   endif()
+  llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
   if(LLGO_WASM_VARIANT STREQUAL "P1")
     # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
     # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.
