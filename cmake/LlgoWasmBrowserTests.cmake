@@ -58,6 +58,26 @@ macro(llgo_wasm_add_browser_engine _browser_variant _browser_artifact _browser_e
   endif()
 endmacro()
 
+# The WASI host calls the fixtures do not make (clocks, random bytes, a sleep through poll_oneoff),
+# compiled here and run on every P1 engine, so the browser's WASI shim must answer as Node does.
+if(LLGO_WASM_VARIANT STREQUAL "P1")
+  set(_browser_wasi_host "${CMAKE_BINARY_DIR}/browser/wasi_host.wasm")
+  add_custom_command(OUTPUT "${_browser_wasi_host}"
+    COMMAND "${LLGO_WASM_CLANG}" --target=wasm32-wasip1 "--sysroot=${LLGO_WASM_WASI_SYSROOT}"
+            -resource-dir "${LLGO_WASM_CLANG_RESOURCE_DIR}" -O2 -Wall -Wextra -Werror
+            "${PROJECT_SOURCE_DIR}/tests/browser/fixtures/wasi_host.c" -o "${_browser_wasi_host}"
+    DEPENDS "${PROJECT_SOURCE_DIR}/tests/browser/fixtures/wasi_host.c"
+    COMMENT "browser: compiling tests/browser/fixtures/wasi_host.c" VERBATIM)
+  add_custom_target(browser_wasi_host ALL DEPENDS "${_browser_wasi_host}")
+  llgo_wasm_engines(P1 "${_browser_wasi_host}" _browser_host)
+  foreach(_engine IN LISTS _browser_host_ENGINES)
+    llgo_wasm_add_run_test(NAME wasi-host.P1.${_engine} VARIANT P1 ENGINE ${_engine} LABELS wasi-host
+      COMMAND ${_browser_host_CMD_${_engine}} 3 EXIT 3
+      STDOUT "realtime clock: after 2020" "random: two draws differ"
+             "sleep 20 ms: monotonic clock advanced at least 20 ms")
+  endforeach()
+endif()
+
 # The example page (examples/browser, built by cmake/wasm-variant on J32): opened as a person
 # would, it must show every goroutine's rows and the program's exit status 0.
 if(LLGO_WASM_BROWSER_TESTS AND LLGO_WASM_VARIANT STREQUAL "J32")

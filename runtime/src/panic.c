@@ -16,6 +16,7 @@
  * anywhere inside a deferred call's dynamic extent, not only when called
  * directly by the deferred function as Go requires.
  */
+#include "exit_process.h"
 #include "gstate.h"
 
 #include <stdio.h>
@@ -190,5 +191,5 @@ _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic) {
     fprintf(stderr, "\ngoroutine %llu [running]\n", (unsigned long long)g->id);
   }
   fflush(stderr);
-  exit(2);
+  llgo_exit_process(2);
 }

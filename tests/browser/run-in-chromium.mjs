@@ -14,7 +14,7 @@
 // Chromium (chromium.mjs: Debian's, fresh profile, no network) opens the harness, which runs the
 // program with ARGs and this process's environment, as the Node runners do. In `page` mode DIR is
 // served instead and its index.html must set `data-exit-status` on <body> when it is done; the
-// text of its #output element is then printed as stdout.
+// page's visible text (document.body.innerText, what a person would read) is then our stdout.
 // The browser's console messages and the page's uncaught errors are written to stderr, prefixed
 // "browser: ", so a failing run shows what the page saw; an uncaught error ends the run (134).
 //
@@ -115,12 +115,12 @@ async function runInHarness(page) {
   return new Promise(() => {});
 }
 
-// A page of its own: wait for <body data-exit-status>, print #output.
+// A page of its own: wait for <body data-exit-status>, print the page's visible text.
 async function runPage(page) {
   await page.goto(`${server.url}/index.html`);
   const handle = await page.waitForFunction(() => document.body?.dataset.exitStatus, null, { timeout: 0 });
   const status = Number(await handle.jsonValue());
-  process.stdout.write(await page.evaluate(() => document.querySelector('#output')?.textContent ?? ''));
+  process.stdout.write(await page.evaluate(() => document.body.innerText + '\n'));
   return [status, null];
 }
 
