@@ -78,11 +78,17 @@ if(LLGO_WASM_VARIANT STREQUAL "P1")
   endforeach()
 endif()
 
-# The example page (examples/browser, built by cmake/wasm-variant on J32): opened as a person
-# would, it must show every goroutine's rows and the program's exit status 0.
+# The example page (examples/browser, built by cmake/wasm-variant on J32), opened as a person
+# would: its visible text must show each goroutine's bar label as its callbacks left it, the exit
+# status, and the log of the workers taking turns (FIFO: 1, 2, 3, 1, ...) with the right total.
 if(LLGO_WASM_BROWSER_TESTS AND LLGO_WASM_VARIANT STREQUAL "J32")
   llgo_wasm_add_run_test(NAME examples.browser.goroutines VARIANT J32 ENGINE chromium LABELS example
     COMMAND ${LLGO_WASM_BROWSER_RUN} page "${LLGO_WASM_VARIANT_BINARY_DIR}/examples/browser"
     EXIT 0
-    STDOUT "PLACEHOLDER")
+    STDOUT "goroutine 1" "1229 primes (chunk 4/4)" "goroutine 2" "1033 primes (chunk 4/4)"
+           "goroutine 3" "983 primes (chunk 4/4)" "exited with status 0"
+           "goroutine 1: chunk 1/4, 367 primes so far" "goroutine 2: chunk 1/4, 263 primes so far"
+           "goroutine 3: chunk 1/4, 253 primes so far" "goroutine 1: chunk 2/4, 669 primes so far"
+           "goroutine 3: chunk 4/4, 983 primes so far"
+           "3 goroutines found 3245 primes below 30000 (a plain loop finds 3245)")
 endif()

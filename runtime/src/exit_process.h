@@ -1,8 +1,9 @@
 //llgo:build llgo
 /*
  * exit_process.h - runtime-internal: how the runtime ends the program with a
- * status of its own (a fatal error, an unrecovered panic): libc's exit, which
- * flushes stdio, runs atexit handlers and ends in WASI proc_exit or the host's.
+ * status (a fatal error, an unrecovered panic; on Emscripten also main's
+ * status, proc_wasm.c): libc's exit, which flushes stdio, runs atexit handlers
+ * and ends in WASI proc_exit or the host's.
  *
  * Emscripten: while an Asyncify sleep keeps the runtime alive - always the
  * case inside a goroutine of the emscripten-fiber backend, whose first switch
