@@ -11,8 +11,9 @@
 #   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
 #                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
 #   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
-#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn: `npm ci` against
-#                   tools/npm/package-lock.json
+#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn, playwright-core and
+#                   @bjorn3/browser_wasi_shim (browser tests; Chromium itself is a host package):
+#                   `npm ci` against tools/npm/package-lock.json
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)

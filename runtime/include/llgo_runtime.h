@@ -41,7 +41,10 @@ typedef void (*llgo_go_fn)(void *arg);
  * Runs `main_fn(argc, argv)` (package init + main) as the first goroutine while
  * the caller stays on the system stack, and returns main's status as soon as
  * main_fn returns - even if other goroutines are still runnable or parked (as
- * Go does). Call it once per process, e.g. from the C `main`:
+ * Go does). Under Emscripten (J32, J64) it ends the program with that status
+ * instead of returning it: after a goroutine switch the C `main` may no longer
+ * be on the JavaScript stack to return to. Call it once per process, e.g. from
+ * the C `main`:
  *     int main(int argc, char **argv) { return llgo_run_main(program_main, argc, argv); }
  * Deadlocks, unrecovered panics and broken invariants do not return: they print
  * to stderr and exit the process with status 2.

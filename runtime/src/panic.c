@@ -28,6 +28,7 @@
  * deferred function as Go requires: C code gives the runtime no sound way to see
  * which function called it (no frame or return addresses on wasm).
  */
+#include "exit_process.h"
 #include "gstate.h"
 
 #include <stdio.h>
@@ -232,5 +233,5 @@ _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic) {
     fprintf(stderr, "\ngoroutine %llu [running]\n", (unsigned long long)g->id);
   }
   fflush(stderr);
-  exit(2);
+  llgo_exit_process(2);
 }

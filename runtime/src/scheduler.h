@@ -17,6 +17,12 @@
 void *llgo_platform_alloc(size_t size, void *user);
 void llgo_platform_free(void *memory, size_t size, void *user);
 
+/* Implemented by the selected proc_*.c: what llgo_run_main does with main's
+ * status once execution is back on the host: return it to the C `main`, or
+ * (Emscripten, where that return may no longer reach the host) end the
+ * program with it. */
+int llgo_platform_main_returned(int status);
+
 /* Test-only (single worker): put `g` in the run queue without checking or
  * changing its status, so a test can prove that resuming a dead G is fatal. */
 void llgo_test_enqueue_unchecked(llgo_g *g);
