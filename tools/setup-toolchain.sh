@@ -65,7 +65,7 @@ run_step() {
   fi
   rm -f "$B/stamps/$name"
   t0=$(now)
-  say "[$name] ...${STEP_ESTIMATE[$name]:+ (usually ${STEP_ESTIMATE[$name]} on 2 cores)}"
+  say "[$name] ...${STEP_ESTIMATE[$name]:+ (a first run usually takes ${STEP_ESTIMATE[$name]})}"
   set +e; ( set -eo pipefail; "$fn" ) > "$B/logs/$name.log" 2>&1; rc=$?; set -e
   if [ "$rc" != 0 ]; then
     say "[$name] FAILED (exit $rc) after $(elapsed "$t0") s; last lines of $B/logs/$name.log:"
@@ -112,6 +112,18 @@ step_host() {
     fi
     [ "$(id -u)" = 0 ] || { echo "installing Debian packages needs root: sudo apt-get install ${missing[*]}"; return 1; }
     apt-get update
+    # A point or security release replaces a pinned version on the mirror (libssl-dev and
+    # chromium get one every few weeks). Such a pin is not an error that should stop a new
+    # machine: install the archive's current version of that package instead and say so.
+    local i avail
+    for i in "${!missing[@]}"; do
+      name=${missing[$i]%%=*}; want=${missing[$i]#*=}
+      avail=$(apt-cache madison "$name" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+      if ! grep -qxF -- "$want" <<<"$avail"; then
+        echo "warning: $name=$want is no longer in the archive; installing its current version $(head -n1 <<<"$avail") (update tools/debian-packages.txt)"
+        missing[$i]=$name
+      fi
+    done
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
   fi
   for line in "${kept[@]}"; do echo "kept installed: $line"; done
