@@ -1,37 +1,17 @@
 # LlgoWasmFixtureTests.cmake: the ctest cases of the target build (cmake/wasm-variant), one per
 # program x engine x context backend x mode, with the exact expected lines and exit status, checked
-# by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmVariants.cmake).
+# by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
 #   smoke.<variant>.<engine>.exit<status>       the data model and the exit status reach the host
 #   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
 #                                               (tools/run-demo.sh runs those)
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
+#   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
+#                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
 # <variant> is the target's display label; engines, backends and expectations come from the
 # driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
-
-set(LLGO_WASM_CHECK_RUN "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_run.py")
-
-# llgo_wasm_add_run_test(NAME name VARIANT v ENGINE e COMMAND cmd... EXIT n
-#                        [STDOUT lines...] [STDERR lines...] [ENV K=V...] [LABELS l...] [TIMEOUT s])
-function(llgo_wasm_add_run_test)
-  cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;VARIANT;ENGINE;EXIT;TIMEOUT" "COMMAND;STDOUT;STDERR;ENV;LABELS")
-  set(args --exit ${T_EXIT})
-  foreach(l IN LISTS T_STDOUT)
-    list(APPEND args "--stdout-line=${l}")
-  endforeach()
-  foreach(l IN LISTS T_STDERR)
-    list(APPEND args "--stderr-line=${l}")
-  endforeach()
-  foreach(e IN LISTS T_ENV)
-    list(APPEND args "--env=${e}")
-  endforeach()
-  if(T_TIMEOUT)
-    list(APPEND args --timeout ${T_TIMEOUT})
-  endif()
-  add_test(NAME ${T_NAME} COMMAND ${LLGO_WASM_CHECK_RUN} ${args} -- ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_VARIANT};${T_ENGINE};${T_LABELS}")
-endfunction()
+include(LlgoWasmRunTest)
+include(LlgoTestPrograms)
 
 set(_variant "${LLGO_WASM_TARGET_VARIANT}")
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
@@ -51,7 +31,8 @@ foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
   endforeach()
 endforeach()
 
-# The scheduler fixture, per context backend and engine.
+# The scheduler fixture and the test programs, per context backend and engine.
+llgo_test_programs(_llgo_test_programs)
 foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   string(REPLACE "-" "_" _cid "${_ctx}")
   if(_ctx STREQUAL "pthread")
@@ -60,6 +41,21 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
   endif()
   # What fixtures.cmake gave the fixture (LLGO_FIXTURE_PARKED_COUNT lowers the default 10,000).
+  # The test programs, one ctest case per program case. The coverage build counts their runs too
+  # (its report, runtime.coverage in the superbuild, needs every one).
+  set(_program_properties "")
+  set(_program_checks "")
+  if(LLGO_WASM_COVERAGE)
+    set(_program_properties FIXTURES_REQUIRED llgo_runtime_cov)
+  endif()
+  if(LLGO_WASM_SANITIZE)
+    # ASan notes once per process that it does not fully support swapcontext (the ucontext backend).
+    set(_program_checks "--stderr-ignore=^==[0-9]+==WARNING: ASan doesn't fully support makecontext/swapcontext")
+  endif()
+  foreach(_program IN LISTS _llgo_test_programs)
+    llgo_add_test_program_cases(${_program} ${_ctx} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+  endforeach()
+
   get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)
   set(_parked 10000)
   if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")

@@ -4,13 +4,13 @@
 # and their ctest cases for LLGO_WASM_TARGET; this tree's ctest runs those cases too
 # (TEST_INCLUDE_FILES), so `ctest --preset X` runs everything the preset builds.
 # For the host target, the runtime's libraries are imported here for its unit tests
-# (tests/runtime): llgo_runtime (single worker on ucontext) with llgo_wasmcontext, and
-# llgo_runtime_pthread (the 1:1 backend).
+# (tests/runtime): llgo_runtime (single worker on ucontext) with llgo_wasmcontext.
 include_guard(GLOBAL)
 include(ExternalProject)
 include(LlgoWasmToolchainPaths)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
+option(LLGO_WASM_BROWSER_TESTS "Run the programs of targets with a browser engine in headless Chromium too" ON)
 set(LLGO_WASM_TARGET_BINARY_DIR "${CMAKE_BINARY_DIR}/target")
 set(_llgo_target_args
   "-DLLGO_WASM_TARGET=${LLGO_WASM_TARGET}"
@@ -20,6 +20,7 @@ set(_llgo_target_args
   "-DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}"
   "-DLLGO_WASM_SANITIZE=${LLGO_WASM_SANITIZE}"
   "-DLLGO_WASM_COVERAGE=${LLGO_WASM_COVERAGE}"
+  "-DLLGO_WASM_BROWSER_TESTS=${LLGO_WASM_BROWSER_TESTS}"
   "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}")
 if(LLGO_WASM_TARGET_TOOLCHAIN_FILE)
   list(APPEND _llgo_target_args "-DCMAKE_TOOLCHAIN_FILE=${LLGO_WASM_TARGET_TOOLCHAIN_FILE}")
@@ -31,9 +32,7 @@ endif()
 set(_llgo_host_libraries "")
 if(LLGO_WASM_TARGET STREQUAL "host")
   set(_llgo_lib "${LLGO_WASM_TARGET_BINARY_DIR}/lib")
-  set(_llgo_host_libraries
-    "${_llgo_lib}/libllgo_runtime_ucontext.a" "${_llgo_lib}/libllgo_wasmcontext_ucontext.a"
-    "${_llgo_lib}/libllgo_runtime_pthread.a")
+  set(_llgo_host_libraries "${_llgo_lib}/libllgo_runtime_ucontext.a" "${_llgo_lib}/libllgo_wasmcontext_ucontext.a")
 endif()
 
 ExternalProject_Add(target-build
@@ -61,7 +60,6 @@ endif()
 set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${_llgo_target_tests}")
 
 if(_llgo_host_libraries)
-  find_package(Threads REQUIRED)
   # Imported through INTERFACE libraries, which can depend on the external project.
   file(MAKE_DIRECTORY "${LLGO_WASM_TARGET_BINARY_DIR}/wasmcontext-only-ucontext")
   add_library(llgo_wasmcontext INTERFACE)
@@ -72,10 +70,6 @@ if(_llgo_host_libraries)
   target_link_libraries(llgo_runtime INTERFACE "${_llgo_lib}/libllgo_runtime_ucontext.a" llgo_wasmcontext)
   target_include_directories(llgo_runtime INTERFACE "${PROJECT_SOURCE_DIR}/runtime/include")
   add_dependencies(llgo_runtime target-build)
-  add_library(llgo_runtime_pthread INTERFACE)
-  target_link_libraries(llgo_runtime_pthread INTERFACE "${_llgo_lib}/libllgo_runtime_pthread.a" Threads::Threads)
-  target_include_directories(llgo_runtime_pthread INTERFACE "${PROJECT_SOURCE_DIR}/runtime/include")
-  add_dependencies(llgo_runtime_pthread target-build)
   # Warnings, sanitizers and coverage as the runtime itself was built with.
   include(LlgoRuntimeBuildFlags)
 endif()

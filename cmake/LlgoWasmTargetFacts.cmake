@@ -17,6 +17,9 @@
 #         LLGO_WASM_TARGET_ENGINES     the engines whose tools are here, each with
 #           LLGO_WASM_ENGINE_<engine>_COMMAND    argv with {program} left for llgo_wasm_engine_command
 #           LLGO_WASM_ENGINE_<engine>_EXTENSION  the output extension that engine runs
+#           LLGO_WASM_ENGINE_<engine>_LABELS     test labels of its runs (e.g. browser)
+#           LLGO_WASM_ENGINE_<engine>_SAMPLED    ON: it runs the smoke program and the fixture's
+#                                                modes only, not every test program case
 #   llgo_wasm_engine_command(<out> <engine> <program>)   the engine's argv for one program
 #   llgo_wasm_runtime_sources(<out> CONTEXT <ctx>)       absolute paths of the runtime files the
 #                                                        driver selects by their //llgo:build lines
@@ -24,13 +27,19 @@
 # {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. The
 # first word of an engine command is a tool: node (Node >= 24, LLGO_WASM_NODE), wasmtime
 # (LLGO_WASM_WASMTIME), or any other program on PATH; an engine marked optional is left out when
-# its tool is missing, any other missing tool stops the configure.
+# its tool is missing, any other missing tool stops the configure. Engines with a label listed in
+# LLGO_WASM_EXCLUDED_ENGINE_LABELS are left out (LLGO_WASM_BROWSER_TESTS=OFF excludes "browser").
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmToolchainPaths.cmake")
 
 if(NOT LLGO_WASM_DRIVER OR NOT EXISTS "${LLGO_WASM_DRIVER}")
   message(FATAL_ERROR "the target build needs LLGO_WASM_DRIVER (the llgo-wasm CLI); got '${LLGO_WASM_DRIVER}'")
 endif()
+if(DEFINED LLGO_WASM_BROWSER_TESTS AND NOT LLGO_WASM_BROWSER_TESTS)
+  list(APPEND LLGO_WASM_EXCLUDED_ENGINE_LABELS browser)
+  message(STATUS "browser tests: off (LLGO_WASM_BROWSER_TESTS=OFF)")
+endif()
+string(REPLACE ";" "|" LLGO_WASM_EXCLUDED_ENGINE_LABELS_REGEX "${LLGO_WASM_EXCLUDED_ENGINE_LABELS}")
 # Re-run the configuration when the driver (descriptors are built into it) changes.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${LLGO_WASM_DRIVER}")
 
@@ -121,6 +130,13 @@ macro(llgo_wasm_read_target target)
       llgo_wasm_json_list(_rt_command "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} command)
       string(JSON _rt_extension GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} extension)
       string(JSON _rt_optional GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} optional)
+      string(JSON _rt_sampled GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} sampled)
+      llgo_wasm_json_list(_rt_labels "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} labels)
+      set(_rt_excluded "${_rt_labels}")
+      list(FILTER _rt_excluded INCLUDE REGEX "^(${LLGO_WASM_EXCLUDED_ENGINE_LABELS_REGEX})$")
+      if(LLGO_WASM_EXCLUDED_ENGINE_LABELS AND _rt_excluded)
+        continue()
+      endif()
       list(GET _rt_command 0 _rt_tool)
       if(NOT _rt_tool STREQUAL "{program}")
         _llgo_wasm_engine_tool(_rt_path "${_rt_tool}")
@@ -141,6 +157,8 @@ macro(llgo_wasm_read_target target)
       list(APPEND LLGO_WASM_TARGET_ENGINES ${_rt_engine})
       set(LLGO_WASM_ENGINE_${_rt_engine}_COMMAND "${_rt_command}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_EXTENSION "${_rt_extension}")
+      set(LLGO_WASM_ENGINE_${_rt_engine}_LABELS "${_rt_labels}")
+      set(LLGO_WASM_ENGINE_${_rt_engine}_SAMPLED ${_rt_sampled})
     endforeach()
   endif()
 endmacro()

@@ -1,19 +1,22 @@
 # cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
-# smoke program, and the scheduler fixture once per context backend the target supports, each on
-# the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
+# smoke program, and the scheduler fixture and the test programs (tests/programs.cmake) once per
+# context backend the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
 # contexts, data model, effective flags per context, engines. The ctest cases that run these
 # programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
-#                         [OPTIONS <compile and link options>...])
+#                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...])
 #     One executable per output extension the target's engines run: <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
 #     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
-#     listed in LLGO_WASM_DRIVER_LINKED_MODULES.
+#     listed in LLGO_WASM_DRIVER_LINKED_MODULES. A file of llgo-wasm itself that a link flag names
+#     (a pre-js, a JS library) relinks the program when it changes.
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
 # Sets LLGO_WASM_FIXTURE_CONTEXTS: the context backends that have a scheduler fixture.
+
+include(LlgoTestPrograms)
 
 # Output extensions the engines run besides the target's default one (which may be "": native).
 set(LLGO_WASM_OTHER_EXTENSIONS "")
@@ -40,7 +43,16 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;DEFINES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;DEFINES;INCLUDES;OPTIONS")
+  set(_link_files "")
+  foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
+    string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
+    if(_at GREATER -1)
+      math(EXPR _at "${_at} + 1")
+      string(SUBSTRING "${_flag}" ${_at} -1 _file)
+      list(APPEND _link_files "${_file}")
+    endif()
+  endforeach()
   set(_linked "${LLGO_WASM_DRIVER_LINKED_MODULES}")
   set(_programs "${name}")
   foreach(_extension IN LISTS LLGO_WASM_OTHER_EXTENSIONS)
@@ -56,6 +68,8 @@ function(llgo_wasm_add_program name)
       set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}")
     endif()
     target_compile_definitions(${_exe} PRIVATE ${arg_DEFINES})
+    target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
+    set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
     target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
     target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
@@ -92,6 +106,7 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   endif()
   llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                         DEFINES ${_defs})
+  llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
 
   if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
     # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link

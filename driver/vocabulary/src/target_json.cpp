@@ -125,7 +125,8 @@ json spec_to_json(const TargetSpec& spec) {
   for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
   json engines = json::object();
   for (const auto& [name, engine] : spec.engines) {
-    engines[name] = {{"command", engine.command}, {"extension", engine.extension}, {"optional", engine.optional}};
+    engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
+                     {"sampled", engine.sampled},   {"labels", engine.labels}};
   }
   return json{
       {"name", spec.name},
@@ -195,7 +196,8 @@ TargetSpec spec_from_json(const json& value) {
   root.each_member("engines", [&](const std::string& name, const json& engine, const std::string& path) {
     JsonReader reader(engine, path);
     spec.engines[name] = Engine{reader.strings("command"), reader.optional_string("extension"),
-                                reader.optional_boolean("optional")};
+                                reader.optional_boolean("optional"), reader.optional_boolean("sampled"),
+                                reader.optional_strings("labels")};
   });
   return spec;
 }

@@ -107,6 +107,10 @@ struct Engine {
   std::vector<std::string> command;
   std::string extension;  // the output extension this engine runs; "" = the default one
   bool optional = false;  // used only when its tool is installed
+  // Each run is costly (a browser starts): the engine runs the smoke program and the
+  // scheduler fixture's modes, not every case of every test program.
+  bool sampled = false;
+  std::vector<std::string> labels;  // test labels of every run on this engine ("browser")
   bool operator==(const Engine&) const = default;
 };
 

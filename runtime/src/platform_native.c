@@ -1,8 +1,9 @@
 //llgo:build !wasm && llgo.context_ucontext
 /*
- * platform_alloc_native.c - where the single-worker scheduler's goroutine
- * storage comes from on a native OS (context backend ucontext). It exists so
- * the scheduler can be unit-tested natively, with coverage and sanitizers.
+ * platform_native.c - the single-worker scheduler's platform hooks on a
+ * native OS (context backend ucontext): goroutine storage from the libc heap,
+ * main's status returned to `main`. It exists so the scheduler can be
+ * unit-tested natively, with coverage and sanitizers.
  * Test hook: llgo_test_fail_allocations_after(n) makes the n+1-th and later
  * storage allocations fail (n < 0 turns failure injection off).
  */
@@ -30,3 +31,5 @@ void llgo_platform_free(void *memory, size_t size, void *user) {
   (void)user;
   free(memory);
 }
+
+int llgo_platform_main_returned(int status) { return status; }

@@ -1,25 +1,29 @@
 /*
- * test_scheduler.c - the whole runtime through its public API: scheduling
- * (FIFO, park/ready, Goexit), ids and statuses, panic/defer/recover, deadlock
- * and misuse deaths, overflow detection, 5,000 lifecycles and context reuse.
+ * scenarios.c - the whole runtime through its public API, one named case per process
+ * (tests/harness/test_program.h): scheduling (FIFO, park/ready, Goexit), ids and statuses,
+ * panic/defer/recover, deadlock and misuse deaths, overflow detection, 5,000 lifecycles and
+ * context reuse, and the 1:1 pthread backend's own behaviour.
  *
- * llgo_run_main runs once per process, so each scenario runs in a forked child
- * (run_in_child) whose exit status, stdout and stderr are checked. The same
- * file runs against both scheduler backends; scenarios that only make sense
- * on the single worker (queue order, pools, canaries) are skipped on pthread
- * (built with LLGO_TEST_PTHREAD_BACKEND).
+ * The same program is built for every scheduler backend (native ucontext and pthread, P1,
+ * J32/J64 on both context backends, P1T) and each case runs under the variant's real engine.
+ * What a case must print and exit with, and on which backends it applies (with the reason where
+ * it does not), is in scenarios.json beside this file; tests/harness/check_run.py compares.
+ * Output comes in whole lines: Emscripten's stdout on Node writes line by line (it ends a last
+ * partial line with a newline when it flushes at exit), so a case ends what it prints with one.
+ * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked (scheduler.h, every
+ * single-worker build) and llgo_test_fail_allocations_after (platform_native.c only).
  */
 #include "llgo_runtime.h"
-#include "scenario.h"
-#include "test_harness.h"
+#include "test_program.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
-#ifndef LLGO_TEST_PTHREAD_BACKEND
-void llgo_test_enqueue_unchecked(llgo_g *g);
-void llgo_test_fail_allocations_after(long count);
-#endif
-
+/* Weak: a backend without the hook links (the cases that use it do not apply there and are
+ * skipped; run anyway, they fail the REQUIRE below instead of crashing). */
+__attribute__((weak)) void llgo_test_enqueue_unchecked(llgo_g *g);
+__attribute__((weak)) void llgo_test_fail_allocations_after(long count);
 
 /* ---- shared helpers ---- */
 
@@ -35,6 +39,9 @@ static void print_recovered(void *unused) {
 
 static void panic_with(void *message) { llgo_panic((const char *)message); }
 
+/* A deferred call that prints its argument: makes the order of deferred calls visible. */
+static void print_text(void *text) { printf("%s", (const char *)text); }
+
 /* ---- FIFO order ---- */
 
 static void fifo_worker(void *arg) {
@@ -48,14 +55,14 @@ static void fifo_worker(void *arg) {
 }
 
 static int fifo_main(int argc, char **argv) {
-  REQUIRE(argc == 1 && strcmp(argv[0], "scenario") == 0);
+  REQUIRE(argc == 1 && strcmp(argv[0], "fifo-order") == 0); /* argv reaches main */
   main_g = llgo_current_g();
   llgo_go(fifo_worker, (void *)(intptr_t)'A');
   llgo_go(fifo_worker, (void *)(intptr_t)'B');
   llgo_go(fifo_worker, (void *)(intptr_t)'C');
   REQUIRE(llgo_test_runqueue_len() == 3);
   llgo_park();
-  printf("|done");
+  printf("|done\n");
   return 0;
 }
 
@@ -91,7 +98,6 @@ static int ids_main(int argc, char **argv) {
   REQUIRE(observed_id == 2 && observed_status == LLGO_G_RUNNING);
   REQUIRE(llgo_test_g_status(observed_g) == LLGO_G_DEAD);
   REQUIRE(llgo_test_live_g_count() == 1);
-#ifndef LLGO_TEST_PTHREAD_BACKEND
   REQUIRE(llgo_test_context_pool_len() == 1);
   REQUIRE(llgo_test_contexts_created() == 2); /* main + the worker */
   llgo_go(observe_self, NULL);
@@ -99,8 +105,7 @@ static int ids_main(int argc, char **argv) {
   llgo_gosched();
   REQUIRE(observed_id == 3);
   REQUIRE(llgo_test_contexts_created() == 2); /* ... and its context re-armed */
-#endif
-  printf("ok");
+  printf("ok\n");
   return 0;
 }
 
@@ -128,7 +133,7 @@ static int park_ready_main(int argc, char **argv) {
   REQUIRE(llgo_test_g_status(parked_worker) == LLGO_G_RUNNABLE);
   REQUIRE(llgo_test_runqueue_len() == 1);
   llgo_gosched();
-  printf("main");
+  printf("main\n");
   return 0;
 }
 
@@ -169,7 +174,7 @@ static int goexit_main(int argc, char **argv) {
   llgo_go(goexit_worker, NULL);
   llgo_gosched();
   REQUIRE(llgo_test_live_g_count() == 1);
-  printf("main");
+  printf("main\n");
   return 0;
 }
 
@@ -201,7 +206,7 @@ static int goexit_recover_main(int argc, char **argv) {
   (void)argv;
   llgo_go(goexit_recover_worker, NULL);
   llgo_gosched();
-  printf("main");
+  printf("main\n");
   return 0;
 }
 
@@ -212,8 +217,8 @@ static void short_worker(void *text) { printf("%s", (const char *)text); }
 static int main_goexit_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  llgo_go(short_worker, "w1,");
-  llgo_go(short_worker, "w2,");
+  llgo_go(short_worker, "w1,\n");
+  llgo_go(short_worker, "w2,\n");
   llgo_goexit();
 }
 
@@ -228,7 +233,7 @@ static int main_parks_alone_main(int argc, char **argv) {
 static int worker_exits_while_main_parked_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  llgo_go(short_worker, "w,");
+  llgo_go(short_worker, "w,\n");
   llgo_park();
   printf("unreachable");
   return 0;
@@ -236,7 +241,7 @@ static int worker_exits_while_main_parked_main(int argc, char **argv) {
 
 static void park_forever(void *unused) {
   (void)unused;
-  printf("parking,");
+  printf("parking,\n");
   llgo_park();
   printf("unreachable");
 }
@@ -254,7 +259,7 @@ static int main_returns_status_main(int argc, char **argv) {
   llgo_go(park_forever, NULL);
   llgo_gosched(); /* park_forever runs and parks */
   llgo_go(short_worker, "never-runs");
-  printf("main-returns");
+  printf("main-returns\n");
   return 7;
 }
 
@@ -287,7 +292,7 @@ static int panic_recover_main(int argc, char **argv) {
   (void)argv;
   REQUIRE(llgo_recover() == NULL); /* not panicking */
   outer_function();
-  printf(",after");
+  printf(",after\n");
   return 0;
 }
 
@@ -306,7 +311,7 @@ static int panic_in_defer_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   replacing_function();
-  printf(",after");
+  printf(",after\n");
   return 0;
 }
 
@@ -315,7 +320,7 @@ static int unrecovered_panic_main(int argc, char **argv) {
   (void)argv;
   llgo_defer_frame frame;
   if (llgo_defer_begin(&frame)) {
-    llgo_defer(&frame, print_text, "d1");
+    llgo_defer(&frame, print_text, "d1\n");
     llgo_panic("boom");
   }
   llgo_defer_end(&frame);
@@ -367,7 +372,164 @@ static int yield_in_defer_main(int argc, char **argv) {
   llgo_go(yielding_panicker, "1");
   llgo_go(yielding_panicker, "2");
   llgo_park();
-  printf("done");
+  printf("done\n");
+  return 0;
+}
+
+/* ---- Go's rules for nested panics (Go 1.19 prints the same; see scenarios.json) ---- */
+
+static void print_recovered_line(void *unused) {
+  (void)unused;
+  const char *message = llgo_recover();
+  printf("recovered(%s)\n", message == NULL ? "nil" : message);
+}
+
+/* A function with its own defer frame that panics and recovers inside itself. */
+static void recovering_helper(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_recovered_line, NULL);
+    llgo_panic("P2");
+  }
+  llgo_defer_end(&frame);
+  printf("helper returned\n");
+}
+
+static void call_recovering_helper(void *unused) {
+  (void)unused;
+  recovering_helper();
+  printf("deferred call returned\n");
+}
+
+/* P2 is recovered inside the helper; P1, started before the helper's frame, goes on. */
+static int inner_recovery_keeps_outer_panic_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_recovering_helper, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* P1 is recovered; the next deferred call runs as for a normal return and panics P2:
+ * only P2 is printed. */
+static int panic_after_recovery_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, panic_with, "P2");
+    llgo_defer(&frame, print_recovered_line, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* Recovering and panicking again in the same deferred call: Go prints the chain. */
+static void recover_and_panic_again(void *unused) {
+  (void)unused;
+  llgo_panic(llgo_recover());
+}
+
+static int repanic_after_recover_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, recover_and_panic_again, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  return 0;
+}
+
+/* A deferred call (run for a panic) calls a function that has deferred calls of its own:
+ * that function returns normally and the deferred call goes on. */
+static void cleanup_with_defer(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_text, "cleanup-deferred,");
+    printf("cleanup,");
+  }
+  llgo_defer_end(&frame);
+}
+
+static void call_cleanup(void *unused) {
+  (void)unused;
+  cleanup_with_defer();
+  printf("after-cleanup\n");
+}
+
+static int deferred_call_calls_function_with_defers_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_cleanup, NULL);
+    llgo_panic("P");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* recover in a deferred call that a normal return runs (the helper's), while an outer panic
+ * runs the deferred call that called the helper: nil, as in Go. */
+static void helper_with_recovering_defer(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_recovered_line, NULL);
+  }
+  llgo_defer_end(&frame);
+}
+
+static void call_helper_with_recovering_defer(void *unused) {
+  (void)unused;
+  helper_with_recovering_defer();
+  printf("deferred call returned\n");
+}
+
+static int recover_in_normal_return_defer_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_helper_with_recovering_defer, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable\n");
+  return 0;
+}
+
+/* recover called by a function that the deferred call calls (no defer frame of its own):
+ * Go returns nil here; this runtime recovers (the documented difference, llgo_runtime.h). */
+static void recover_from_helper(void) {
+  const char *message = llgo_recover();
+  printf("helper: recovered(%s)\n", message == NULL ? "nil" : message);
+}
+
+static void call_recover_from_helper(void *unused) {
+  (void)unused;
+  recover_from_helper();
+}
+
+static int recover_in_called_function_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, call_recover_from_helper, NULL);
+    llgo_panic("P1");
+  }
+  llgo_defer_end(&frame);
+  printf("main returns normally\n");
   return 0;
 }
 
@@ -389,15 +551,12 @@ static int lifecycles_main(int argc, char **argv) {
     REQUIRE(lifecycle_count == i + 1);
   }
   REQUIRE(llgo_test_live_g_count() == 1);
-#ifndef LLGO_TEST_PTHREAD_BACKEND
   REQUIRE(llgo_test_contexts_created() == 2); /* main + one context reused 4,999 times */
   REQUIRE(llgo_test_context_pool_len() == 1);
-#endif
-  printf("%d", lifecycle_count);
+  printf("%d\n", lifecycle_count);
   return 0;
 }
 
-#ifndef LLGO_TEST_PTHREAD_BACKEND
 static int pool_sizes_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -413,7 +572,7 @@ static int pool_sizes_main(int argc, char **argv) {
   llgo_gosched();
   REQUIRE(lifecycle_count == 4);
   REQUIRE(llgo_test_context_pool_len() == 2);
-  printf("ok");
+  printf("ok\n");
   return 0;
 }
 
@@ -459,6 +618,7 @@ static int resume_dead_main(int argc, char **argv) {
   llgo_go(observe_self, NULL);
   llgo_gosched();
   REQUIRE(llgo_test_g_status(observed_g) == LLGO_G_DEAD);
+  REQUIRE(llgo_test_enqueue_unchecked != NULL);
   llgo_test_enqueue_unchecked(observed_g);
   llgo_gosched();
   printf("unreachable");
@@ -472,6 +632,7 @@ static int double_enqueue_main(int argc, char **argv) {
   llgo_go(observe_self, NULL); /* record 3 */
   llgo_gosched();              /* both ran */
   llgo_go(park_forever, NULL);
+  REQUIRE(llgo_test_enqueue_unchecked != NULL);
   llgo_test_enqueue_unchecked(llgo_current_g());
   llgo_test_enqueue_unchecked(llgo_current_g());
   return 0;
@@ -480,6 +641,7 @@ static int double_enqueue_main(int argc, char **argv) {
 static int record_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
+  REQUIRE(llgo_test_fail_allocations_after != NULL);
   llgo_test_fail_allocations_after(0);
   llgo_go(count_lifecycle, NULL);
   return 0;
@@ -488,6 +650,7 @@ static int record_alloc_fails_main(int argc, char **argv) {
 static int stack_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
+  REQUIRE(llgo_test_fail_allocations_after != NULL);
   llgo_test_fail_allocations_after(1);
   llgo_go(count_lifecycle, NULL);
   return 0;
@@ -496,11 +659,11 @@ static int stack_alloc_fails_main(int argc, char **argv) {
 static int asyncify_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
+  REQUIRE(llgo_test_fail_allocations_after != NULL);
   llgo_test_fail_allocations_after(2);
   llgo_go(count_lifecycle, NULL);
   return 0;
 }
-#endif
 
 static int ready_null_main(int argc, char **argv) {
   (void)argc;
@@ -554,117 +717,166 @@ static void defer_outside(void) {
 }
 static void panic_outside(void) {
   if (llgo_current_g() == NULL && llgo_recover() == NULL) {
-    printf("no-g,");
+    printf("no-g,\n");
   }
   llgo_panic("lonely");
 }
 
-int main(void) {
-  const child_expectation ok_empty = {0, NULL, "fatal error", NULL};
-  child_expectation expect = ok_empty;
+/* ---- the 1:1 pthread backend: goroutines are threads, so order comes from park/ready ---- */
 
-  expect.stdout_is = "ABCabc|done";
-  expect_scenario("fifo order", fifo_main, expect);
-  expect.stdout_is = "ok";
-  expect_scenario("ids, statuses and record reuse", ids_main, expect);
-  expect.stdout_is = "park,ready,woken,main";
-  expect_scenario("park and ready", park_ready_main, expect);
-  expect.stdout_is = "recover=nil,inner,d2,d1,main";
-  expect_scenario("Goexit runs all deferred calls", goexit_main, expect);
-  expect.stdout_is = "recovered(x)outer,main";
-  expect_scenario("Goexit continues after a recovered panic", goexit_recover_main, expect);
-  expect.stdout_is = "d2,recovered(boom),returned 1,outer-deferred,after";
-  expect_scenario("recover stops a panic", panic_recover_main, expect);
-  expect.stdout_is = "recovered(second)recovered(nil),after";
-  expect_scenario("a panic in a deferred call replaces the first", panic_in_defer_main, expect);
-  expect.stdout_is = "1:p1,1:after,2:p2,2:after,done";
-  expect_scenario("recover after yielding in a deferred call", yield_in_defer_main, expect);
-  expect.stdout_is = "5000";
-  expect_scenario("5,000 serial lifecycles", lifecycles_main, expect);
+static uint64_t worker_id, worker_m;
+static int64_t worker_p;
 
-  expect_scenario("main returns its status while others remain", main_returns_status_main,
-                  (child_expectation){7, NULL, "fatal error", "parking,main-returns"});
-
-  expect_scenario("main calls Goexit, the rest finish", main_goexit_main,
-                  (child_expectation){2,
-                                      "fatal error: no goroutines (main called runtime.Goexit) "
-                                      "- deadlock!\n",
-                                      NULL, "w1,w2,"});
-  expect_scenario("main parks alone", main_parks_alone_main,
-                  (child_expectation){2, "fatal error: all goroutines are asleep - deadlock!\n",
-                                      NULL, ""});
-  expect_scenario("a worker exits while main is parked", worker_exits_while_main_parked_main,
-                  (child_expectation){2, "fatal error: all goroutines are asleep - deadlock!\n",
-                                      NULL, "w,"});
-  expect_scenario("main calls Goexit, a worker parks", main_goexit_worker_parked_main,
-                  (child_expectation){2, "fatal error: all goroutines are asleep - deadlock!\n",
-                                      NULL, "parking,"});
-  expect_scenario("unrecovered panic", unrecovered_panic_main,
-                  (child_expectation){2, "panic: boom\n", "fatal error", "d1"});
-  expect_scenario("unrecovered panic replaced in a deferred call",
-                  unrecovered_replaced_panic_main,
-                  (child_expectation){2, "panic: first\n\tpanic: second\n", NULL, ""});
-  expect_scenario("panic(nil)", nil_panic_main, (child_expectation){2, "panic: nil\n", NULL, ""});
-  expect_scenario("ready(NULL)", ready_null_main,
-                  (child_expectation){2, "fatal error: llgo_ready: NULL goroutine", NULL, ""});
-  expect_scenario("ready of a running goroutine", ready_running_main,
-                  (child_expectation){2, "fatal error: casgstatus: goroutine 1 is _Grunning, "
-                                         "expected _Gwaiting", NULL, ""});
-  expect_scenario("llgo_run_main twice", run_main_twice_main,
-                  (child_expectation){2, "fatal error: llgo_run_main called twice", NULL, ""});
-  expect_scenario("defer on an outer frame", defer_misuse_main,
-                  (child_expectation){2, "llgo_defer: the frame is not the innermost defer frame "
-                                         "of goroutine 1", NULL, ""});
-#ifndef LLGO_TEST_PTHREAD_BACKEND
-  expect.stdout_is = "ok";
-  expect_scenario("context pool and stack sizes", pool_sizes_main, expect);
-  expect_scenario("C stack overflow is detected", stack_overflow_main,
-                  (child_expectation){2, "fatal error: goroutine 2: stack overflow", NULL, ""});
-  expect_scenario("Asyncify area overflow is detected", asyncify_overflow_main,
-                  (child_expectation){2, "fatal error: goroutine 2: Asyncify save area overflow",
-                                      NULL, ""});
-  expect_scenario("resuming a dead goroutine", resume_dead_main,
-                  (child_expectation){2, "fatal error: attempt to resume dead goroutine 2", NULL,
-                                      ""});
-  expect_scenario("a queued goroutine queued again", double_enqueue_main,
-                  (child_expectation){2, "fatal error: run queue refused goroutine 1: node "
-                                         "already queued", NULL, ""});
-  expect_scenario("goroutine record allocation fails", record_alloc_fails_main,
-                  (child_expectation){2, "fatal error: out of memory allocating a goroutine\n",
-                                      NULL, ""});
-  expect_scenario("stack allocation fails", stack_alloc_fails_main,
-                  (child_expectation){2, "fatal error: cannot create goroutine 2 (stack 65536 "
-                                         "bytes): out of memory allocating a goroutine stack",
-                                      NULL, ""});
-  expect_scenario("Asyncify area allocation fails", asyncify_alloc_fails_main,
-                  (child_expectation){2, "out of memory allocating an Asyncify save area", NULL,
-                                      ""});
-#endif
-
-  run_in_child("llgo_go before llgo_run_main", go_outside,
-               (child_expectation){2, "fatal error: llgo_go called before llgo_run_main", NULL,
-                                   ""});
-  run_in_child("llgo_gosched outside", gosched_outside,
-               (child_expectation){2, "fatal error: llgo_gosched called outside a goroutine",
-                                   NULL, ""});
-  run_in_child("llgo_park outside", park_outside,
-               (child_expectation){2, "fatal error: llgo_park called outside a goroutine", NULL,
-                                   ""});
-  run_in_child("llgo_goexit outside", goexit_outside,
-               (child_expectation){2, "fatal error: llgo_goexit called outside a goroutine",
-                                   NULL, ""});
-  run_in_child("defer frame outside", defer_outside,
-               (child_expectation){2, "fatal error: llgo_defer_begin called outside a goroutine",
-                                   NULL, ""});
-  run_in_child("panic outside", panic_outside,
-               (child_expectation){2, "panic: lonely\n", "goroutine", "no-g,"});
-#ifndef LLGO_TEST_PTHREAD_BACKEND
-  run_in_child("overflow hooks outside", (void (*)(void))llgo_test_smash_stack_canary,
-               (child_expectation){2, "llgo_test_smash_stack_canary called outside", NULL, ""});
-  run_in_child("overflow hooks outside (Asyncify)",
-               (void (*)(void))llgo_test_overflow_asyncify_area,
-               (child_expectation){2, "llgo_test_overflow_asyncify_area called outside", NULL,
-                                   ""});
-#endif
-  return test_harness_exit_status();
+static void identify_then_ready_main(void *unused) {
+  (void)unused;
+  llgo_g *self = llgo_current_g();
+  worker_id = llgo_test_g_id(self);
+  worker_m = llgo_test_m_id();
+  worker_p = llgo_test_p_id();
+  REQUIRE(llgo_test_g_status(self) == LLGO_G_RUNNING);
+  REQUIRE(llgo_test_p_status() == LLGO_P_RUNNING);
+  llgo_gosched(); /* a yield hint only */
+  llgo_ready(main_g);
 }
+
+static int pthread_ids_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  main_g = llgo_current_g();
+  REQUIRE(llgo_test_g_id(main_g) == 1 && llgo_test_m_id() == 1 && llgo_test_p_id() == 0);
+  REQUIRE(llgo_test_runqueue_len() == 0 && llgo_test_context_pool_len() == 0);
+  REQUIRE(llgo_test_contexts_created() == 0);
+  llgo_test_smash_stack_canary(); /* no canaries on this backend */
+  llgo_test_overflow_asyncify_area();
+  llgo_go(identify_then_ready_main, NULL);
+  llgo_park(); /* whichever comes first, park or ready, this returns */
+  REQUIRE(worker_id == 2 && worker_m == 2 && worker_p == 1);
+  printf("ok\n");
+  return 0;
+}
+
+static void ready_main(void *unused) {
+  (void)unused;
+  llgo_ready(main_g);
+}
+
+static void goexit_then_ready_main_worker(void *unused) {
+  (void)unused;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, ready_main, NULL);
+    llgo_defer(&frame, print_text, "deferred,");
+    llgo_goexit();
+  }
+  llgo_defer_end(&frame);
+  printf("unreachable");
+}
+
+static int goexit_small_stack_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  main_g = llgo_current_g();
+  llgo_go_stack(goexit_then_ready_main_worker, NULL, 4096);
+  llgo_park();
+  printf("main\n");
+  return 0;
+}
+
+static void recovering_worker(void *unused) {
+  (void)unused;
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, print_recovered, NULL);
+    llgo_panic("worker");
+  }
+  llgo_defer_end(&frame);
+  printf(",");
+  llgo_ready(main_g);
+}
+
+static int recover_in_worker_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  main_g = llgo_current_g();
+  llgo_go(recovering_worker, NULL);
+  llgo_park();
+  printf("main\n");
+  return 0;
+}
+
+static void exit_quietly(void *unused) { (void)unused; }
+
+static int main_goexit_worker_returns_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go(exit_quietly, NULL);
+  llgo_goexit();
+}
+
+static void park_quietly(void *unused) {
+  (void)unused;
+  llgo_park();
+}
+
+static int main_status_ends_program_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go(park_quietly, NULL);
+  return 5;
+}
+
+/* ---- the cases (expectations: scenarios.json) ---- */
+
+static const test_case cases[] = {
+    {"fifo-order", fifo_main, NULL},
+    {"ids-statuses-record-reuse", ids_main, NULL},
+    {"park-ready", park_ready_main, NULL},
+    {"goexit-runs-deferred-calls", goexit_main, NULL},
+    {"goexit-continues-after-recovered-panic", goexit_recover_main, NULL},
+    {"recover-stops-panic", panic_recover_main, NULL},
+    {"panic-in-deferred-call-replaces-first", panic_in_defer_main, NULL},
+    {"recover-after-yield-in-deferred-call", yield_in_defer_main, NULL},
+    {"serial-lifecycles-5000", lifecycles_main, NULL},
+    {"main-returns-status-while-others-remain", main_returns_status_main, NULL},
+    {"main-goexit-others-finish", main_goexit_main, NULL},
+    {"main-goexit-worker-returns", main_goexit_worker_returns_main, NULL},
+    {"main-parks-alone", main_parks_alone_main, NULL},
+    {"worker-exits-while-main-parked", worker_exits_while_main_parked_main, NULL},
+    {"main-goexit-worker-parked", main_goexit_worker_parked_main, NULL},
+    {"main-status-ends-program", main_status_ends_program_main, NULL},
+    {"unrecovered-panic", unrecovered_panic_main, NULL},
+    {"unrecovered-panic-replaced-in-deferred-call", unrecovered_replaced_panic_main, NULL},
+    {"panic-nil", nil_panic_main, NULL},
+    {"recover-in-worker", recover_in_worker_main, NULL},
+    {"inner-recovery-keeps-outer-panic", inner_recovery_keeps_outer_panic_main, NULL},
+    {"panic-after-recovery-prints-only-new", panic_after_recovery_main, NULL},
+    {"repanic-after-recover", repanic_after_recover_main, NULL},
+    {"deferred-call-calls-function-with-defers", deferred_call_calls_function_with_defers_main,
+     NULL},
+    {"recover-in-normal-return-deferred-call", recover_in_normal_return_defer_main, NULL},
+    {"recover-in-function-called-by-deferred-call", recover_in_called_function_main, NULL},
+    {"ready-null", ready_null_main, NULL},
+    {"ready-running", ready_running_main, NULL},
+    {"run-main-twice", run_main_twice_main, NULL},
+    {"defer-on-outer-frame", defer_misuse_main, NULL},
+    {"context-pool-stack-sizes", pool_sizes_main, NULL},
+    {"stack-overflow-detected", stack_overflow_main, NULL},
+    {"asyncify-area-overflow-detected", asyncify_overflow_main, NULL},
+    {"resume-dead-goroutine", resume_dead_main, NULL},
+    {"queued-goroutine-queued-again", double_enqueue_main, NULL},
+    {"record-allocation-fails", record_alloc_fails_main, NULL},
+    {"stack-allocation-fails", stack_alloc_fails_main, NULL},
+    {"asyncify-area-allocation-fails", asyncify_alloc_fails_main, NULL},
+    {"pthread-ids-park-ready", pthread_ids_main, NULL},
+    {"pthread-goexit-small-stack", goexit_small_stack_main, NULL},
+    {"go-before-run-main", NULL, go_outside},
+    {"gosched-outside", NULL, gosched_outside},
+    {"park-outside", NULL, park_outside},
+    {"goexit-outside", NULL, goexit_outside},
+    {"defer-frame-outside", NULL, defer_outside},
+    {"panic-outside", NULL, panic_outside},
+    {"canary-hook-outside", NULL, llgo_test_smash_stack_canary},
+    {"asyncify-area-hook-outside", NULL, llgo_test_overflow_asyncify_area},
+};
+
+int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }
