@@ -2,7 +2,8 @@
 """bench/run.py: runs every llgo-wasm benchmark in one invocation and reports them side by side.
 
 Called by bench/run.sh after the presets are built (native, j32, j64, wasip1); reads the
-bench-manifest.json files those builds wrote (bench/superbuild.cmake, bench/wasm-variant.cmake).
+bench-manifest.json files those builds wrote (bench/superbuild.cmake in build/<preset>,
+bench/wasm-variant.cmake in each target build, build/<preset>/target).
 
 Runs, on every variant and context backend under the same engine (Node >= 24 for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
@@ -16,6 +17,12 @@ Runs, on every variant and context backend under the same engine (Node >= 24 for
            packages, fetched by bench/corpus/fetch-sources.sh) and the goroutine benchmark, built
            through the toolchain files for P1, J32 and J64 without Asyncify, with wide Asyncify
            and with the call-graph narrowing: module size, link time, a CPU-bound run.
+  Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (Debian's
+           Go 1.19, bench/go): "Go js/wasm" under the same Node, "Go native" with GOMAXPROCS=1;
+           plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
+           over 4 ready channels and 10,000 goroutines sleeping 1 ms ten times (wall and CPU),
+           the anchors of the channel and timer benchmarks. Targets compare rows with them as
+           ratios (ratio_target).
 Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
 bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
@@ -32,6 +39,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -45,11 +53,17 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16, yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16,
+            go_parked_count=100_000, chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
+            chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3,
+            yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(corpus_reps=2, corpus_rows=20_000, corpus_gzip_mib=2, yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
+QUICK = dict(corpus_reps=2, corpus_rows=20_000, corpus_gzip_mib=2,
+             go_parked_count=10_000, chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
+             chan_reps=2, sleepers=1_000, sleeps=2, sleepers_reps=1,
+             yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
              parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
              resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
              cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
@@ -90,11 +104,11 @@ def find_row(bench, variant, backend, params=None):
 
 # ---- running programs ------------------------------------------------------------------------
 
-def run(cmd, timeout=TIMEOUT_SECONDS, env=None):
+def run(cmd, timeout=TIMEOUT_SECONDS, env=None, cwd=None):
     """Runs cmd; returns (stdout, stderr). Raises BenchError with the command's own words."""
     cmd = [str(part) for part in cmd]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise BenchError(f"timed out after {timeout} s: {' '.join(map(str, cmd))}")
     except OSError as error:
@@ -141,9 +155,10 @@ def find_node():
 class Program:
     """One runnable benchmark program: how to start it on its engine."""
 
-    def __init__(self, variant, backend, path, engine_prefix):
+    def __init__(self, variant, backend, path, engine_prefix, env=None):
         self.variant, self.backend, self.path = variant, backend, Path(path)
         self.engine_prefix = engine_prefix
+        self.env = None if env is None else dict(os.environ, **env)
 
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]
@@ -153,7 +168,15 @@ class Program:
         baseline tier first and optimises hot functions later, so a first repetition is slow)."""
         if not self.path.is_file():
             raise BenchError(f"{self.path} was not built")
-        return results_of(run(self.command(*args))[0])[warmup:]
+        return results_of(run(self.command(*args), env=self.env)[0])[warmup:]
+
+    def results_and_cpu(self, *args):
+        """results() plus the CPU time (user + system, ms) of the whole process."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        results = self.results(*args)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return results, cpu * 1000
 
 
 def wasm_file_of(program):
@@ -179,20 +202,15 @@ def discover(build_prefix, node, wasi_runner):
     runtime, plain, p1_inputs, host = [], {}, None, None
     try:
         host = load_manifest(preset_dir(build_prefix, "native") / "bench-manifest.json")
-        for entry in host["programs"]:
-            if entry["kind"] == "runtime":
-                runtime.append(Program("native", entry["context"], entry["path"], []))
-            elif entry["kind"] == "cpu-plain":
-                plain["native"] = Program("native", "plain", entry["path"], [])
     except BenchError as error:
-        add_missing("all native benchmarks", "native", "-", "-", str(error))
-    for variant in ("J32", "J64", "P1"):
+        add_missing("driver benchmarks", "native", "-", "-", str(error))
+    for variant in ("native", "J32", "J64", "P1"):
         try:
-            manifest = load_manifest(preset_dir(build_prefix, PRESETS[variant]) / "wasm" / "bench-manifest.json")
+            manifest = load_manifest(preset_dir(build_prefix, PRESETS[variant]) / "target" / "bench-manifest.json")
         except BenchError as error:
             add_missing(f"all {variant} benchmarks", variant, "-", "-", str(error))
             continue
-        prefix = [node] if variant != "P1" else [node, str(wasi_runner)]
+        prefix = {"native": [], "P1": [node, str(wasi_runner)]}.get(variant, [node])
         for entry in manifest["programs"]:
             if entry["kind"] == "runtime":
                 runtime.append(Program(variant, entry["context"], entry["path"], prefix))
@@ -201,7 +219,6 @@ def discover(build_prefix, node, wasi_runner):
             elif entry["kind"] == "runtime-objects":
                 p1_inputs = dict(entry, driver=manifest["driver"], target=manifest["target"])
     return runtime, plain, p1_inputs, host
-
 
 # ---- P1: the link through the driver, with and without narrowing ----------------------------
 
@@ -275,12 +292,78 @@ def optimise_p1_plain_kernel(plain_program, wasm_opt, out_dir):
     return Program("P1", "plain", optimised, plain_program.engine_prefix)
 
 
+# ---- Go itself ----------------------------------------------------------------------------------
+
+def build_go_programs(out_dir, node):
+    """Builds bench/go with Debian's Go, natively and as js/wasm, into out_dir (its build cache
+    too: nothing is written to $HOME, nothing is downloaded). Returns the two Programs."""
+    go = shutil.which("go")
+    if go is None:
+        raise BenchError("Go not found on PATH (Debian's golang-1.19; tools/setup-toolchain.sh installs it)")
+    out_dir = out_dir.resolve()
+    env = dict(os.environ, GOCACHE=str(out_dir / "gocache"), GOPATH=str(out_dir / "gopath"), GOENV="off",
+               GOPROXY="off", GOFLAGS="", GO111MODULE="on", CGO_ENABLED="0")
+    version = run([go, "env", "GOVERSION"], env=env)[0].strip()
+    wasm_exec = Path(run([go, "env", "GOROOT"], env=env)[0].strip()) / "misc" / "wasm" / "wasm_exec.js"
+    source = ROOT / "bench" / "go"
+    run([go, "build", "-o", out_dir / "bench_go", "."], env=env, cwd=source)
+    run([go, "build", "-o", out_dir / "bench_go.wasm", "."], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
+    runner = ROOT / "tests" / "runners" / "run-go-js-wasm.cjs"
+    return [Program("Go native", version, out_dir / "bench_go", [], env={"GOMAXPROCS": "1"}),
+            Program("Go js/wasm", version, out_dir / "bench_go.wasm", [node, runner, wasm_exec])]
+
+
+def bench_go_program(program, settings):
+    """The figures of bench_runtime_program on Go, and the channel/timer anchors."""
+    v, b = program.variant, program.backend
+    print(f"  {v}/{b}", file=sys.stderr)
+    bench_yield_and_spawn(program, settings)
+    for depth in (1, 10):
+        params = f"{settings['go_parked_count']:,} parked, depth {depth}"
+        try:
+            samples = []
+            for _ in range(settings["parked_reps"]):
+                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["go_parked_count"], depth)]
+            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB",
+                    note="runtime.MemStats.Sys growth")
+        except BenchError as error:
+            add_missing("memory per parked G", v, b, params, str(error))
+    for bench, mode, count_key, params, unit in (
+            ("chan ping-pong", "pingpong", "chan_rounds", "unbuffered, round trip", "ns/round trip"),
+            ("chan buffered", "buffered", "buffered_items", "capacity 128, 1 producer 1 consumer", "ns/item"),
+            ("select", "select", "select_rounds", "4 ready cases (+ refill)", "ns/select")):
+        try:
+            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
+            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
+        except BenchError as error:
+            add_missing(bench, v, b, params, str(error))
+    params = f"{settings['sleepers']:,} goroutines x {settings['sleeps']} x sleep 1 ms"
+    try:
+        walls, cpus = [], []
+        for _ in range(settings["sleepers_reps"]):
+            _, startup_cpu = program.results_and_cpu("sleepers", 0, 0)
+            results, cpu = program.results_and_cpu("sleepers", settings["sleepers"], settings["sleeps"])
+            walls.append(results[0]["wall_ms"])
+            cpus.append(max(0.0, cpu - startup_cpu))
+        add_row("sleepers wall", v, b, params, walls, "ms")
+        add_row("sleepers CPU", v, b, params, cpus, "ms", note="process user+system time less an empty run's")
+    except BenchError as error:
+        add_missing("sleepers", v, b, params, str(error))
+
+
 # ---- runtime benchmarks ----------------------------------------------------------------------
 
 def bench_runtime_program(program, settings):
     v, b = program.variant, program.backend
     label = f"{v}/{b}"
     print(f"  {label}", file=sys.stderr)
+    bench_yield_and_spawn(program, settings)
+    bench_parked(program, settings)
+
+
+def bench_yield_and_spawn(program, settings):
+    """yield and spawn+exit: the same command line on bench_runtime and on bench_go."""
+    v, b = program.variant, program.backend
     for goroutines in YIELD_GOROUTINES:
         for depth in YIELD_DEPTHS:
             params = f"G={goroutines} depth={depth}"
@@ -294,10 +377,14 @@ def bench_runtime_program(program, settings):
         params = f"{count:,} serial"
         try:
             results = program.results("spawn", count, settings["spawn_reps"] + 1, warmup=1)
-            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine",
-                    note=f"contexts created: {results[-1]['contexts_created']}")
+            note = f"contexts created: {results[-1]['contexts_created']}" if "contexts_created" in results[-1] else ""
+            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine", note=note)
         except BenchError as error:
             add_missing("spawn+exit", v, b, params, str(error))
+
+
+def bench_parked(program, settings):
+    v, b = program.variant, program.backend
     for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
         params = f"{settings['parked_count']:,} parked, {stack_label}"
         try:
@@ -340,8 +427,9 @@ def bench_cpu(programs, settings):
 
 # ---- corpus: real programs through the toolchain files, three Asyncify modes ------------------
 
-CORPUS_VARIANTS = {"P1": ("wasip1", "wasip1.cmake"), "J32": ("wasm", "emscripten-wasm32.cmake"),
-                   "J64": ("js-wasm", "emscripten-wasm64.cmake")}
+# The presets whose targets the corpus is built for; the target, its toolchain file and everything
+# else about it come from CMakePresets.json and the driver, never from the variant's name.
+CORPUS_PRESETS = ("wasip1", "j32", "j64")
 CORPUS_MODES = ("none", "wide", "narrowed")
 DRIVER_STEP = re.compile(r"llgo-wasm link: \[\d+/\d+\] (\S+) ([0-9.]+) s(?:, (.*))?")
 
@@ -351,16 +439,34 @@ def corpus_sources(work_dir):
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
-def build_corpus(variant, driver, sources, work_dir):
-    """Configures bench/corpus with the variant's toolchain file and links every program in every
+def corpus_target(driver, preset):
+    """What the corpus needs to know about a preset's target: its name and toolchain file
+    (CMakePresets.json), and from `llgo-wasm resolve --json`: the variant (a display label), the
+    Asyncify mode, the output extension and the Node engine that runs the default output."""
+    presets = json.loads((ROOT / "CMakePresets.json").read_text())["configurePresets"]
+    cache = next(p for p in presets if p["name"] == preset)["cacheVariables"]
+    target = cache["LLGO_WASM_TARGET"]
+    resolved = json.loads(run([driver, "resolve", "--json", "--target", target, "--context", "asyncify"])[0])
+    extension = resolved["output"]["default-extension"]
+    engine = next(e for _, e in sorted(resolved["engines"].items())
+                  if e["command"][0] == "node" and not e.get("optional") and not e.get("sampled")
+                  and e.get("extension", "") in ("", extension))
+    return dict(preset=preset, target=target, variant=resolved["variant"],
+                toolchain=cache["LLGO_WASM_TARGET_TOOLCHAIN_FILE"].replace("${sourceDir}", str(ROOT)),
+                post_link=resolved["capabilities"]["asyncify"] == "post-link",
+                extension=extension, engine=engine["command"])
+
+
+def build_corpus(facts, driver, sources, work_dir):
+    """Configures bench/corpus with the target's toolchain file and links every program in every
     mode, one target at a time so each link's `llgo-wasm link -v` lines can be read. Returns
     {(program, mode): {"path", "steps": {step: (seconds, detail)}}}."""
-    target, toolchain = CORPUS_VARIANTS[variant]
-    build = work_dir / f"corpus-{variant}"
+    variant = facts["variant"]
+    build = work_dir / f"corpus-{facts['preset']}"
     run(["cmake", "-S", ROOT / "bench" / "corpus", "-B", build, "-G", "Ninja",
-         f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'toolchains' / toolchain}", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DCMAKE_TOOLCHAIN_FILE={facts['toolchain']}", "-DCMAKE_BUILD_TYPE=Release",
          "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG", f"-DLLGO_WASM_SOURCE_ROOT={ROOT}", f"-DLLGO_WASM_DRIVER={driver}",
-         f"-DLLGO_WASM_TARGET={target}", f"-DZLIB_SOURCE_DIR={sources['ZLIB_SOURCE_DIR']}",
+         f"-DLLGO_WASM_TARGET={facts['target']}", f"-DZLIB_SOURCE_DIR={sources['ZLIB_SOURCE_DIR']}",
          f"-DSQLITE_AMALGAMATION_DIR={sources['SQLITE_AMALGAMATION_DIR']}"], timeout=900)
     manifest = json.loads((build / "corpus-manifest.json").read_text())
     built = {}
@@ -376,20 +482,22 @@ def build_corpus(variant, driver, sources, work_dir):
     return built
 
 
-def corpus_wasm(variant, path):
-    return path if variant == "P1" else path.with_suffix(".wasm")
+def corpus_wasm(facts, path):
+    return path if facts["extension"] == ".wasm" else path.with_suffix(".wasm")
 
 
-def corpus_command(variant, node, wasi_runner, path, *args):
-    return [node, str(wasi_runner), str(path), *args] if variant == "P1" else [node, str(path), *args]
+def corpus_command(facts, node, path, *args):
+    command = [str(path) if word == "{program}" else word.replace("{root}", str(ROOT)) for word in facts["engine"]]
+    return [node, *command[1:], *args]
 
 
-def bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings):
+def bench_corpus_variant(facts, built, node, work_dir, settings):
+    variant = facts["variant"]
     for (program, mode), entry in sorted(built.items()):
-        add_row("corpus size", variant, mode, program, [corpus_wasm(variant, entry["path"]).stat().st_size], "B")
-        link = entry["steps"].get("asyncify+exnref") or entry["steps"].get("link")
+        add_row("corpus size", variant, mode, program, [corpus_wasm(facts, entry["path"]).stat().st_size], "B")
+        link = entry["steps"].get("asyncify+exnref") or entry["steps"].get("asyncify") or entry["steps"].get("link")
         if link:
-            add_row("corpus link time", variant, mode, f"{program} ({'wasm-opt' if variant == 'P1' else 'emcc'})",
+            add_row("corpus link time", variant, mode, f"{program} ({'wasm-opt' if facts['post_link'] else 'emcc'})",
                     [link[0] * 1000], "ms")
         analysis = entry["steps"].get("asyncify-analysis") or entry["steps"].get("asyncify-report")
         if analysis:
@@ -423,7 +531,7 @@ def bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings):
         samples, outputs = {m: [] for m in modes}, {}
         for _ in range(settings["corpus_reps"]):
             for mode in modes:
-                command = corpus_command(variant, node, wasi_runner, built[(program, mode)]["path"], *args)
+                command = corpus_command(facts, node, built[(program, mode)]["path"], *args)
                 try:
                     with open(stdin_path or os.devnull, "rb") as stdin:
                         start = time.perf_counter()
@@ -445,7 +553,7 @@ def bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings):
                         note=f"output sha256 {outputs.get(mode, '?')}, whole process")
 
 
-def bench_corpus(manifests, node, wasi_runner, work_dir, settings):
+def bench_corpus(manifests, node, work_dir, settings):
     driver = next((m.get("driver") for m in manifests if m and m.get("driver") and Path(m["driver"]).is_file()), None)
     if not driver:
         add_missing("corpus", "-", "-", "-", "no llgo-wasm driver among the built presets")
@@ -455,22 +563,29 @@ def bench_corpus(manifests, node, wasi_runner, work_dir, settings):
     except BenchError as error:
         add_missing("corpus", "-", "-", "-", f"sources: {error}")
         return
-    for variant in settings.get("corpus_variants", CORPUS_VARIANTS):
-        print(f"  corpus {variant} ...", file=sys.stderr)
+    for preset in settings.get("corpus_presets", CORPUS_PRESETS):
+        print(f"  corpus {preset} ...", file=sys.stderr)
         try:
-            built = build_corpus(variant, driver, sources, work_dir)
-        except (BenchError, OSError, ValueError) as error:
-            add_missing("corpus", variant, "-", "-", str(error))
+            facts = corpus_target(driver, preset)
+            corpus_facts[facts["variant"]] = facts
+            built = build_corpus(facts, driver, sources, work_dir)
+        except (BenchError, OSError, ValueError, KeyError, StopIteration) as error:
+            add_missing("corpus", preset, "-", "-", f"{type(error).__name__}: {error}")
             continue
-        bench_corpus_variant(variant, built, node, wasi_runner, work_dir, settings)
+        bench_corpus_variant(facts, built, node, work_dir, settings)
+
+
+# Issue 15's targets bind on P1 and J32 (display labels of the rows); other variants are shown for reference.
+CORPUS_BINDING_VARIANTS = ("P1", "J32")
+corpus_facts = {}  # variant -> corpus_target(), for the variants the corpus ran on
 
 
 def corpus_targets():
-    for variant in ("P1", "J32", "J64"):
+    for variant, facts in corpus_facts.items():
         for program in ("minigzip", "sqlite3", "goroutines"):
             none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
             limit = 8.0 if program == "goroutines" else 3.0
-            binding = program == "goroutines" or variant in ("P1", "J32")
+            binding = program == "goroutines" or variant in CORPUS_BINDING_VARIANTS
             name = f"{variant} {program}: size with narrowed Asyncify <= +{limit:g}% vs none{'' if binding else ' (for reference)'}"
             wide = find_row("corpus size", variant, "wide", program)
             add_growth_target(name, narrowed, none, limit, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B"
@@ -480,14 +595,14 @@ def corpus_targets():
                               and r["params"].startswith(program + ":")), None)
                 base = label and find_row("corpus run", variant, "none", label)
                 fast = label and find_row("corpus run", variant, "narrowed", label)
-                name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in ('P1', 'J32') else ' (for reference)'}"
+                name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in CORPUS_BINDING_VARIANTS else ' (for reference)'}"
                 add_growth_target(name, fast, base, 3.0,
                                   lambda row, base: f"{row['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
-            if variant == "P1":
+            if facts["post_link"]:  # the driver runs wasm-opt itself, so its time is its own
                 none_time = find_row("corpus link time", variant, "none", f"{program} (wasm-opt)")
                 narrowed_time = find_row("corpus link time", variant, "narrowed", f"{program} (wasm-opt)")
                 analysis = find_row("corpus analysis time", variant, "narrowed", program)
-                name = f"P1 {program}: wasm-opt time with narrowed Asyncify <= 1.3x without"
+                name = f"{variant} {program}: wasm-opt time with narrowed Asyncify <= 1.3x without"
                 if none_time and narrowed_time:
                     total = narrowed_time["median"] + (analysis["median"] if analysis else 0)
                     add_target(name, total / none_time["median"], 1.3, "max", "x",
@@ -495,7 +610,7 @@ def corpus_targets():
                 else:
                     add_unmeasured_target(name, "a link time row is missing")
                 if analysis and narrowed_time:
-                    add_target(f"P1 {program}: call-graph analysis <= 10% of wasm-opt time",
+                    add_target(f"{variant} {program}: call-graph analysis <= 10% of wasm-opt time",
                                analysis["median"] / narrowed_time["median"] * 100, 10.0, "max", "%",
                                f"{analysis['median']:.1f} ms vs {narrowed_time['median']:.0f} ms")
 
@@ -601,10 +716,37 @@ def add_unmeasured_target(name, why):
                         status="NOT MEASURED", margin="", detail=why))
 
 
+def ratio_target(name, row_key, anchor_key, limit, kind="max"):
+    """A target on row / anchor row, both (bench, variant, backend, params) of this run; the
+    backend of a Go anchor may be None (whatever Go version ran)."""
+    row, anchor = find_row(*row_key), find_row(*anchor_key)
+    if row and anchor:
+        add_target(name, row["median"] / anchor["median"], limit, kind, "x",
+                   f"{row['median']:.1f} vs {anchor['median']:.1f} {row['unit']}")
+    else:
+        add_unmeasured_target(name, f"{'the ' + row_key[1] if not row else 'the ' + anchor_key[1]} row is missing")
+
+
+def go_anchor(bench, variant, params):
+    """The key of Go's row (its backend is the Go version that ran)."""
+    row = next((r for r in rows if r["bench"] == bench and r["variant"] == variant and r["params"] == params), None)
+    return (bench, variant, row["backend"] if row else "?", params)
+
+
 def evaluate_targets(settings):
     corpus_targets()
     if settings.get("only_corpus"):
         return
+    # 0. against Go itself, same run (issue 17): yields and spawn+exit as ratios of Go's
+    for depth, limit in ((1, 0.15), (10, 0.3)):
+        params = f"G=2 depth={depth}"
+        ratio_target(f"P1 yield <= {limit}x Go js/wasm's runtime.Gosched ({params})",
+                     ("yield", "P1", "asyncify", params), go_anchor("yield", "Go js/wasm", params), limit)
+    params = f"{max(settings['spawn_counts']):,} serial"
+    ratio_target(f"P1 spawn+exit <= 0.1x Go js/wasm's ({params})", ("spawn+exit", "P1", "asyncify", params),
+                 go_anchor("spawn+exit", "Go js/wasm", params), 0.1)
+    ratio_target("native single-worker yield <= 2x Go native's, GOMAXPROCS=1 (G=2 depth=1)",
+                 ("yield", "native", "ucontext", "G=2 depth=1"), go_anchor("yield", "Go native", "G=2 depth=1"), 2.0)
     # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
@@ -648,10 +790,12 @@ def evaluate_targets(settings):
                    row["median"], 128.0, "max", "KiB", f"{row['params']}")
     # 6. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
-    if row:
-        add_target("llgo-wasm resolve per process <= 5 ms", row["median"], 5.0, "max", "ms", "wall time incl. process start")
+    baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
+    if row and baseline:
+        add_target("llgo-wasm resolve per process <= 2x /bin/true", row["median"] / baseline["median"], 2.0, "max", "x",
+                   f"{row['median']:.2f} ms vs {baseline['median']:.2f} ms, wall time incl. process start")
     else:
-        add_unmeasured_target("llgo-wasm resolve per process <= 5 ms", "row missing")
+        add_unmeasured_target("llgo-wasm resolve per process <= 2x /bin/true", "row missing")
     row = find_row("driver: in-library resolve", "native", "C++ API (resolve_target)")
     if row:
         add_target("in-library resolve <= 20 us (C++ API)", row["median"], 20.0, "max", "us", "descriptors loaded")
@@ -707,7 +851,7 @@ def write_svg(path):
     yield_rows = [r for r in rows if r["bench"] == "yield"]
     series = []
     for r in yield_rows:
-        key = f"{r['variant']} {r['backend']}"
+        key = (r["variant"], r["backend"])
         if key not in series:
             series.append(key)
     groups = [f"G={g} depth={d}" for g in YIELD_GOROUTINES for d in YIELD_DEPTHS]
@@ -737,8 +881,8 @@ def write_svg(path):
     for gi, group in enumerate(groups):
         gx = left + gi * group_w + group_w * 0.1
         out.append(f'<text x="{left + gi * group_w + group_w / 2:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{group}</text>')
-        for si, name in enumerate(series):
-            variant, backend = name.split(" ", 1)
+        for si, (variant, backend) in enumerate(series):
+            name = f"{variant} {backend}"
             r = find_row("yield", variant, backend, group)
             if not r:
                 continue
@@ -748,7 +892,7 @@ def write_svg(path):
                        f'(min {r["min"]:.1f}, max {r["max"]:.1f})</title></rect>')
     out.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" stroke="black"/>')
     out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="black"/>')
-    for si, name in enumerate(series):
+    for si, name in enumerate(f"{variant} {backend}" for variant, backend in series):
         lx, ly = left + (si % 4) * 220, top + plot_h + 40 + (si // 4) * 18
         out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" fill="{SERIES_COLORS[si % len(SERIES_COLORS)]}"/>')
         out.append(f'<text x="{lx + 18}" y="{ly}">{name}</text>')
@@ -765,7 +909,7 @@ def main():
                         help="preset X was built in BUILD_PREFIX + X (default: build/)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
-    parser.add_argument("--corpus-variants", default="", help="comma-separated subset of P1,J32,J64")
+    parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(CORPUS_PRESETS))
     parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
     args = parser.parse_args()
     settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
@@ -803,6 +947,12 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
+    print("Go itself (bench/go) ...", file=sys.stderr)
+    try:
+        for program in build_go_programs(work_dir / "go", node):
+            bench_go_program(program, settings)
+    except BenchError as error:
+        add_missing("all Go benchmarks", "Go", "-", "-", str(error))
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in ("native", "J32", "J64", "P1"):
@@ -823,9 +973,9 @@ def main():
                          preset_dir(args.build_prefix, preset) / "wasm" / "bench-manifest.json"):
                 if path.is_file():
                     manifests.append(json.loads(path.read_text()))
-        if args.corpus_variants:
-            settings = dict(settings, corpus_variants=args.corpus_variants.split(","))
-        bench_corpus(manifests, node, wasi_runner, work_dir, settings)
+        if args.corpus_presets:
+            settings = dict(settings, corpus_presets=args.corpus_presets.split(","))
+        bench_corpus(manifests, node, work_dir, settings)
 
     if not args.only_corpus:
         print("driver benchmarks ...", file=sys.stderr)

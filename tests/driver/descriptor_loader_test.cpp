@@ -59,6 +59,9 @@ TEST(DescriptorLoader, EnumeratedValuesAreChecked) {
   EXPECT_TRUE(fails_with(
       [] { load_custom("{\"name\": \"x\", \"capabilities\": {\"context\": {\"supported\": [\"asyncify\", \"fiber\"]}}}"); },
       {"cannot be \"fiber\"", "asyncify, emscripten-fiber, pthread, ucontext"}));
+  // The post-link optimiser's level is one wasm-opt and emcc both take.
+  EXPECT_TRUE(fails_with([] { load_custom("{\"name\": \"x\", \"link-optimization\": \"-O9\"}"); },
+                         {"custom/x.json:1:36", "cannot be \"-O9\"", "-O0, -O1, -O2, -O3, -O4, -Os, -Oz"}));
 }
 
 TEST(DescriptorLoader, MissingParentIsAnError) {
@@ -93,7 +96,7 @@ TEST(DescriptorLoader, ScalarsOverrideAndListsAppendInOrder) {
   EXPECT_EQ(spec.cflags.back(), "-DEXTRA=1");
   EXPECT_EQ(spec.build_tags, (std::vector<std::string>{"nogc", "mytag"}));
   EXPECT_EQ(spec.triple, parent.triple);
-  EXPECT_EQ(spec.variant, Variant::P1);
+  EXPECT_EQ(spec.variant, "P1");
   EXPECT_EQ(descriptor.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json",
                                                          "targets/wasip1.json", "custom/x.json"}));
   // Identity keys are not inherited: a descendant of a platform default is not one.

@@ -12,19 +12,8 @@ using namespace llgo_wasm;
 
 namespace {
 
-nlohmann::json resolved_p1() {
-  return {{"name", "wasip1"}, {"variant", "P1"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-          {"triple", "wasm32-unknown-wasip1"},
-          {"capabilities", {{"asyncify", "post-link"}, {"threads", false}, {"context", "asyncify"}}},
-          {"ldflags", nlohmann::json::array()}};
-}
-
-nlohmann::json resolved_p1t() {
-  return {{"name", "wasip1-threads"}, {"variant", "P1T"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-          {"triple", "wasm32-wasip1-threads"},
-          {"capabilities", {{"asyncify", "none"}, {"threads", true}, {"context", "pthread"}}},
-          {"ldflags", {"-pthread"}}};
-}
+ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
+ResolvedTarget resolved_p1t() { return link_test::resolve_target_named("wasip1-threads"); }
 
 LinkToolchain tools() {
   LinkToolchain toolchain;
@@ -154,12 +143,16 @@ TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   for (const auto& word : none.steps[1].command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << word;
   EXPECT_THROW(parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "some"}), LinkUsageError);
 
-  auto target = resolved_p1();
-  target["asyncify_imports"] = {"env.host_yield"};
+  // A descriptor may name host imports that switch; the command line may add more.
+  auto scratch = link_test::make_scratch_directory("narrowing");
+  link_test::write_text(scratch / "host-yield.json",
+                        R"({"name": "host-yield", "inherits": "wasip1", "asyncify-imports": ["env.host_yield"]})");
+  auto target = link_test::resolve_target_named((scratch / "host-yield.json").string());
   auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
   ASSERT_TRUE(extended.steps[1].narrowing.has_value());
   EXPECT_EQ(extended.steps[1].narrowing->switch_imports,
             (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind", "env.host_yield", "env.other"}));
+  link_test::fs::remove_all(scratch);
 }
 
 TEST(LinkPlan, SysrootDecidesTheTripleSpellingAndAddsLibsetjmp) {
@@ -227,13 +220,7 @@ TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
 
 namespace {
 
-nlohmann::json resolved_j32() {
-  return {{"name", "wasm"}, {"variant", "J32"}, {"goos", "js"}, {"goarch", "wasm"},
-          {"triple", "wasm32-unknown-emscripten"},
-          {"capabilities", {{"asyncify", "emscripten"}, {"threads", false}, {"context", "asyncify"}}},
-          {"ldflags", {"-sASYNCIFY=1", "-sALLOW_MEMORY_GROWTH=1"}},
-          {"link_optimization", "-O2"}};
-}
+ResolvedTarget resolved_j32() { return link_test::resolve_target_named("wasm"); }
 
 }  // namespace
 
@@ -251,7 +238,7 @@ TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
   const std::string folder = "out/.app.js.emcc.4242.abc123.tmp";
   EXPECT_EQ(plan.steps[0].outputs.front(), shim);
   ASSERT_TRUE(plan.steps[0].shim.has_value());
-  EXPECT_EQ(plan.steps[0].shim->target_name, "wasm");
+  EXPECT_EQ(plan.steps[0].shim->binaryen_root, "/opt/binaryen");
   const auto& emcc = plan.steps[1].command;
   EXPECT_EQ(emcc.front(), "/opt/emcc");
   EXPECT_TRUE(contains(emcc, "-sASYNCIFY=1"));

@@ -127,7 +127,7 @@ void write_report(const std::string& path, const AsyncifyNarrowingReport& report
 }  // namespace
 
 void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& shim_root, const std::string& report_path,
-                           const std::string& driver_executable, const std::string& target_name) {
+                           const std::string& driver_executable) {
   const fs::path real_bin = fs::path(binaryen_root) / "bin", shim_bin = fs::path(shim_root) / "bin";
   std::error_code error;
   fs::create_directories(shim_bin, error);
@@ -148,7 +148,7 @@ void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& 
   const fs::path script = shim_bin / "wasm-opt";
   std::ofstream(script, std::ios::trunc)
       << "#!/bin/sh\n# llgo-wasm: narrows emcc's Asyncify, then runs the real wasm-opt (docs/link-pipeline.md)\nexec "
-      << single_quoted(driver_executable) << " link --target " << single_quoted(target_name) << " -- "
+      << single_quoted(driver_executable) << " link "
       << emscripten_wasm_opt_shim_flag << " " << single_quoted((real_bin / "wasm-opt").string()) << " "
       << single_quoted(report_path) << " \"$@\"\n";
   fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, error);

@@ -315,8 +315,7 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
         }
         case LinkStepKind::prepare_binaryen_shim: {
           try {
-            prepare_binaryen_shim(step.shim->binaryen_root, step.outputs.at(0), step.outputs.at(1), step.shim->driver_executable,
-                                  step.shim->target_name);
+            prepare_binaryen_shim(step.shim->binaryen_root, step.outputs.at(0), step.outputs.at(1), step.shim->driver_executable);
           } catch (const std::exception& error) {
             return fail(number, step, error.what());
           }

@@ -1,5 +1,4 @@
 // Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
-#include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_plan.hpp"
 
 #include <algorithm>
@@ -11,9 +10,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using resolved_fields::capability;
-using resolved_fields::string_field;
-
 bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vector<std::string>& prefixes) {
   for (const auto& arg : line) {
     for (const auto& prefix : prefixes) {
@@ -21,10 +17,6 @@ bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vecto
     }
   }
   return false;
-}
-
-bool is_wasi_target(const nlohmann::json& resolved_target) {
-  return string_field(resolved_target, "goos") == "wasip1";
 }
 
 // A sysroot lays out libraries under lib/<triple>, and clang-19 looks for its compiler-rt
@@ -138,25 +130,23 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
 }
 
 // The level the link line gave, else the descriptor's default (a note says so).
-static std::optional<std::string> link_optimization_level(const nlohmann::json& resolved_target,
-                                                          const LinkArguments& arguments,
+static std::optional<std::string> link_optimization_level(const TargetSpec& spec, const LinkArguments& arguments,
                                                           std::vector<std::string>& notes) {
   if (!arguments.stripped_optimization_flags.empty()) return arguments.stripped_optimization_flags.back();
-  std::string level = string_field(resolved_target, "link_optimization");
+  const std::string& level = spec.link_optimization;
   if (level.empty()) return std::nullopt;
   notes.push_back("no -O on the link line: the target's default " + level + " (descriptor field link-optimization)");
   return level;
 }
 
-bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
-  return capability(resolved_target, "asyncify") == "post-link";
+bool needs_post_link_asyncify(const ResolvedTarget& target) {
+  return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
 }
 
 // emcc writes <name>.js and a <name>.wasm the script loads by name, so it links into a
 // temporary folder under the output's own name, whose files are then moved beside the output.
 // With narrowed Asyncify its Binaryen runs through the shim (emscripten_asyncify.hpp).
-static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::string> link, const nlohmann::json& resolved_target,
-                                            const LinkArguments& arguments, const LinkToolchain& toolchain,
+static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::string> link, const LinkArguments& arguments, const LinkToolchain& toolchain,
                                             const TemporaryNaming& naming) {
   const std::string folder = temporary_path(arguments.output_path, "emcc", naming);
   plan.temporaries.push_back(folder);
@@ -172,8 +162,7 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
       report = (fs::path(shim) / "asyncify-report.json").string();
       plan.temporaries.push_back(shim);
       LinkStep prepare = make_step(LinkStepKind::prepare_binaryen_shim, "binaryen-shim", {}, {}, {shim, *report});
-      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable,
-                                         string_field(resolved_target, "name")};
+      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable};
       plan.steps.push_back(prepare);
       link_step.environment = {"EM_BINARYEN_ROOT=" + shim};
     } else {
@@ -190,19 +179,21 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
   plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {folder}, {arguments.output_path}));
 }
 
-LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming) {
+  const TargetSpec& spec = target.spec;
   LinkPlan plan;
-  plan.target_name = string_field(resolved_target, "name");
-  plan.variant = string_field(resolved_target, "variant");
+  plan.target_name = spec.name;
+  plan.variant = spec.variant;
   plan.kind = arguments.kind;
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
-  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target);
-  const bool emscripten = capability(resolved_target, "asyncify") == "emscripten";
+  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target);
+  // emcc runs Binaryen (and its Asyncify) itself.
+  const bool emscripten = spec.capabilities.asyncify == AsyncifyMode::Emscripten;
   const std::optional<std::string> level =
       arguments.kind == LinkOutputKind::executable && (post_link || emscripten)
-          ? link_optimization_level(resolved_target, arguments, plan.notes)
+          ? link_optimization_level(spec, arguments, plan.notes)
           : std::nullopt;
 
   if (arguments.kind == LinkOutputKind::archive) {
@@ -220,7 +211,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
 
   // The tool-link step (clang, emcc or the host compiler).
   std::vector<std::string> link = {compiler};
-  const bool wasi = is_wasi_target(resolved_target);
+  const bool wasi = triple_is_wasi(spec.triple);
   std::optional<std::string> sysroot = arguments.sysroot ? arguments.sysroot : toolchain.sysroot;
   const bool user_gave_target = has_flag_with_prefix(arguments.link_line, {"--target", "-target"});
   const bool user_gave_sysroot = has_flag_with_prefix(arguments.link_line, {"--sysroot"});
@@ -228,7 +219,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (wasi) {
     const bool resource_dir_given = has_flag_with_prefix(arguments.link_line, {"-resource-dir"});
     std::vector<std::string> triple_notes;
-    link_triple = link_triple_for_sysroot(string_field(resolved_target, "triple"), sysroot, resource_dir_given, triple_notes);
+    link_triple = link_triple_for_sysroot(spec.triple, sysroot, resource_dir_given, triple_notes);
     if (!user_gave_target && !link_triple.empty()) {
       link.push_back("--target=" + link_triple);
       plan.notes.insert(plan.notes.end(), triple_notes.begin(), triple_notes.end());
@@ -236,10 +227,9 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     if (!user_gave_sysroot && sysroot) link.push_back("--sysroot=" + *sysroot);
   }
   if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
-  if (auto ldflags = resolved_target.find("ldflags"); ldflags != resolved_target.end() && ldflags->is_array()) {
-    for (const auto& flag : *ldflags) {
-      if (flag.is_string() && !is_optimization_flag(flag.get<std::string>())) link.push_back(flag.get<std::string>());
-    }
+  for (const auto& flag : effective_flags(spec).ldflags) {
+    if (is_optimization_flag(flag)) continue;
+    link.push_back(toolchain.llgo_wasm_root ? substitute(flag, kRootPlaceholder, *toolchain.llgo_wasm_root) : flag);
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
   // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.
@@ -263,7 +253,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   }
 
   if (emscripten && arguments.kind == LinkOutputKind::executable) {
-    add_emscripten_executable_steps(plan, std::move(link), resolved_target, arguments, toolchain, naming);
+    add_emscripten_executable_steps(plan, std::move(link), arguments, toolchain, naming);
     return plan;
   }
 
@@ -278,15 +268,12 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
     std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling"};
+    const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
     std::optional<std::string> asyncify_arguments;
     switch (arguments.asyncify) {
       case AsyncifyInstrumentation::narrowed: {
         std::vector<std::string> switch_imports = default_asyncify_switch_imports();
-        if (auto extra = resolved_target.find("asyncify_imports"); extra != resolved_target.end() && extra->is_array()) {
-          for (const auto& name : *extra) {
-            if (name.is_string()) switch_imports.push_back(name.get<std::string>());
-          }
-        }
+        switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
         switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
         asyncify_arguments = temporary_path(arguments.output_path, "asyncify-args", naming);
         const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
@@ -308,18 +295,19 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     const size_t asyncify_arguments_at = wasm_opt.size();
     if (auto wasm_opt_flag = level ? wasm_opt_level(*level) : std::nullopt) wasm_opt.push_back(*wasm_opt_flag);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
-    wasm_opt.push_back("--translate-to-exnref");
+    if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    LinkStep optimise = make_step(LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module});
+    LinkStep optimise = make_step(LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
+                                  {linked}, {final_module});
     optimise.arguments_file = asyncify_arguments;
     optimise.arguments_insert_at = asyncify_arguments_at;
     plan.steps.push_back(optimise);
     to_publish = final_module;
   }
-  ModuleExpectations expectations = expectations_for_variant(plan.variant);
+  ModuleExpectations expectations = expectations_for(spec);
   if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
-  if (arguments.kind == LinkOutputKind::executable && (plan.variant == "P1" || plan.variant == "P1T")) {
+  if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {
     plan.steps.push_back(with_expectations(make_step(LinkStepKind::validate_module, "validate", {}, {to_publish}, {}), expectations));
   }
   plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}));

@@ -25,15 +25,16 @@
 
 namespace llgo_wasm {
 
-// The first argument of `llgo-wasm link` that makes it act as the wasm-opt shim:
-//   llgo-wasm link ... -- --as-emscripten-wasm-opt REAL_WASM_OPT REPORT_FILE [wasm-opt args...]
+// The first argument of `llgo-wasm link` that makes it act as the wasm-opt shim (the CLI
+// dispatches it before resolving any target: the shim needs none):
+//   llgo-wasm link --as-emscripten-wasm-opt REAL_WASM_OPT REPORT_FILE [wasm-opt args...]
 inline constexpr const char* emscripten_wasm_opt_shim_flag = "--as-emscripten-wasm-opt";
 
 // Creates `shim_root`/bin: links to every tool in `binaryen_root`/bin except wasm-opt, and a
-// wasm-opt script that runs `driver link --target TARGET -- --as-emscripten-wasm-opt ...`.
+// wasm-opt script that runs `driver link --as-emscripten-wasm-opt ...`.
 // Throws std::runtime_error with what failed.
 void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& shim_root, const std::string& report_path,
-                           const std::string& driver_executable, const std::string& target_name);
+                           const std::string& driver_executable);
 
 // Runs the shim (arguments after the flag); returns wasm-opt's exit status.
 int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments);

@@ -1,14 +1,16 @@
 // LinkPlan: the ordered steps that turn objects into a published output for a resolved
-// target.  A plan is pure data (printable with --dry-run) built from the resolved-target JSON,
-// the parsed link arguments and the discovered tools; the executor runs it.
+// target.  A plan is pure data (printable with --dry-run) built from the ResolvedTarget, the
+// parsed link arguments and the discovered tools; the executor runs it.  Every step follows
+// from the target's capabilities, never from its variant's name:
 //
-// P1 executable:  clang link -> core temp | asyncify-analysis of the core (call graph ->
-//                 wasm-opt arguments) | wasm-opt [--asyncify ...] -O --translate-to-exnref ->
-//                 final temp | validate final temp | rename final temp onto the output.
-// Emscripten executable: [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc
-//                 -> a temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
-//                 | move the folder's files beside the output.
-// Other executables, archives and shared libraries: tool -> temp | rename onto the output.
+// asyncify post-link:   clang link -> core temp | asyncify-analysis of the core (call graph ->
+//                       wasm-opt arguments) | wasm-opt [--asyncify ...] -O [--translate-to-exnref
+//                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
+// asyncify by emcc:     [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc -> a
+//                       temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
+//                       | move the folder's files beside the output.
+// other WASI modules:   clang link -> temp | validate | rename.
+// anything else, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
 #pragma once
 
@@ -20,6 +22,7 @@
 
 #include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/link_arguments.hpp"
+#include "llgo_wasm/target.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
 namespace llgo_wasm {
@@ -37,7 +40,6 @@ enum class LinkStepKind {
 struct BinaryenShimRequest {
   std::string binaryen_root;      // the Binaryen emcc would use
   std::string driver_executable;  // this llgo-wasm, which the shim script runs
-  std::string target_name;
 };
 
 struct LinkStep {
@@ -60,7 +62,7 @@ struct LinkStep {
 
 struct LinkPlan {
   std::string target_name;
-  std::string variant;
+  std::string variant;  // display label only
   LinkOutputKind kind = LinkOutputKind::executable;
   std::string output_path;
   std::vector<std::string> temporaries;  // every temp file the plan may create
@@ -75,6 +77,7 @@ struct LinkToolchain {
   std::string archiver;          // llvm-ar
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
   std::optional<std::string> sysroot;
+  std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
   // Emscripten executables with narrowed Asyncify: the Binaryen emcc uses and this driver's
   // executable (the shim runs it); without both, emcc's own analysis decides (a note says why).
   std::optional<std::string> emscripten_binaryen_root;
@@ -89,10 +92,10 @@ struct TemporaryNaming {
 std::string temporary_path(const std::string& output_path, const std::string& role,
                            const TemporaryNaming& naming);
 
-// Does this resolved target need the post-link Asyncify + exnref pipeline?
-bool needs_post_link_asyncify(const nlohmann::json& resolved_target);
+// Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
+bool needs_post_link_asyncify(const ResolvedTarget& target);
 
-LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming);
 
 std::string format_link_plan_text(const LinkPlan& plan);
