@@ -471,6 +471,8 @@ def build_corpus(facts, driver, sources, work_dir):
     manifest = json.loads((build / "corpus-manifest.json").read_text())
     built = {}
     for entry in manifest["programs"]:
+        if facts.get("programs") and entry["program"] not in facts["programs"]:
+            continue
         name = f"{entry['program']}_{entry['mode']}"
         try:
             out, err = run(["cmake", "--build", build, "--target", name, "-j", "2"], timeout=3600)
@@ -566,7 +568,7 @@ def bench_corpus(manifests, node, work_dir, settings):
     for preset in settings.get("corpus_presets", CORPUS_PRESETS):
         print(f"  corpus {preset} ...", file=sys.stderr)
         try:
-            facts = corpus_target(driver, preset)
+            facts = dict(corpus_target(driver, preset), programs=settings.get("corpus_programs"))
             corpus_facts[facts["variant"]] = facts
             built = build_corpus(facts, driver, sources, work_dir)
         except (BenchError, OSError, ValueError, KeyError, StopIteration) as error:
@@ -582,7 +584,7 @@ corpus_facts = {}  # variant -> corpus_target(), for the variants the corpus ran
 
 def corpus_targets():
     for variant, facts in corpus_facts.items():
-        for program in ("minigzip", "sqlite3", "goroutines"):
+        for program in facts.get("programs") or ("minigzip", "sqlite3", "goroutines"):
             none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
             limit = 8.0 if program == "goroutines" else 3.0
             binding = program == "goroutines" or variant in CORPUS_BINDING_VARIANTS
@@ -911,6 +913,7 @@ def main():
     parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
     parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(CORPUS_PRESETS))
     parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
+    parser.add_argument("--corpus-programs", default="", help="comma-separated subset of minigzip,sqlite3,goroutines")
     args = parser.parse_args()
     settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
     started = time.perf_counter()
@@ -975,6 +978,8 @@ def main():
                     manifests.append(json.loads(path.read_text()))
         if args.corpus_presets:
             settings = dict(settings, corpus_presets=args.corpus_presets.split(","))
+        if args.corpus_programs:
+            settings = dict(settings, corpus_programs=args.corpus_programs.split(","))
         bench_corpus(manifests, node, work_dir, settings)
 
     if not args.only_corpus:
