@@ -29,7 +29,8 @@ A benchmark that cannot run (a build that failed, a crash) is reported as a miss
 reason and makes the exit status 1; nothing is left out silently.
 
 Options: --quick (tiny counts, for development), --build-prefix P (the preset X was built in
-P + X; default build/ of the repository), --out DIR (default: bench/results).
+P + X; default build/ of the repository), --out DIR (default: bench/results); the corpus:
+--no-corpus, --only-corpus, --corpus-presets wasip1,j32,j64, --corpus-programs minigzip,sqlite3,goroutines.
 """
 import argparse
 import datetime
@@ -950,12 +951,13 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
-    print("Go itself (bench/go) ...", file=sys.stderr)
-    try:
-        for program in build_go_programs(work_dir / "go", node):
-            bench_go_program(program, settings)
-    except BenchError as error:
-        add_missing("all Go benchmarks", "Go", "-", "-", str(error))
+    if not args.only_corpus:
+        print("Go itself (bench/go) ...", file=sys.stderr)
+        try:
+            for program in build_go_programs(work_dir / "go", node):
+                bench_go_program(program, settings)
+        except BenchError as error:
+            add_missing("all Go benchmarks", "Go", "-", "-", str(error))
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in ("native", "J32", "J64", "P1"):
