@@ -135,9 +135,11 @@ std::vector<std::pair<std::string, std::string>> abi_fields(const ResolvedTarget
       {"capabilities.eh.final", std::string(to_string(caps.eh.final))},
       {"capabilities.threads", caps.threads ? "true" : "false"},
       {"capabilities.context", std::string(to_string(caps.context))},
+      {"capabilities.stacks", std::string(to_string(caps.stacks))},
       {"build_tags", join_words(spec.build_tags)},
       {"cflags", join_words(spec.cflags)},
       {"ldflags", join_words(spec.ldflags)},
+      {"asyncify_removelist", join_words(spec.asyncify_removelist)},
       {"default_stack_size", std::to_string(spec.default_stack_size)},
       {"environment", environment},
   };

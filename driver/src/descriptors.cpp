@@ -67,10 +67,14 @@ const std::vector<FieldSchema>& schema() {
       {"capabilities/context", FieldKind::Object},
       {"capabilities/context/default", FieldKind::String, &context_backend_names()},
       {"capabilities/context/supported", FieldKind::StringList, &context_backend_names()},
+      {"capabilities/stacks", FieldKind::Object},
+      {"capabilities/stacks/default", FieldKind::String, &stack_mode_names()},
+      {"capabilities/stacks/supported", FieldKind::StringList, &stack_mode_names()},
       {"build-tags", FieldKind::StringList},
       {"cflags", FieldKind::StringList},
       {"ldflags", FieldKind::StringList},
       {"environments", FieldKind::StringList},
+      {"asyncify-removelist", FieldKind::StringList},
       {"default-stack-size", FieldKind::Integer},
       {"output", FieldKind::Object},
       {"output/default-extension", FieldKind::String},
@@ -404,10 +408,18 @@ class DescriptorChecker {
     for (const auto& name : strings("capabilities/context/supported")) {
       capabilities.supported_contexts.push_back(*parse_context_backend(name));
     }
+    // Optional: a descriptor that says nothing gets separate stacks, right for any C code.
+    capabilities.stacks = has("capabilities/stacks/default") ? *parse_stack_mode(string("capabilities/stacks/default"))
+                                                              : StackMode::Separate;
+    for (const auto& name : optional_strings("capabilities/stacks/supported")) {
+      capabilities.supported_stacks.push_back(*parse_stack_mode(name));
+    }
+    if (capabilities.supported_stacks.empty()) capabilities.supported_stacks.push_back(capabilities.stacks);
     spec.build_tags = optional_strings("build-tags");
     spec.cflags = optional_strings("cflags");
     spec.ldflags = optional_strings("ldflags");
     spec.environments = optional_strings("environments");
+    spec.asyncify_removelist = optional_strings("asyncify-removelist");
     spec.default_stack_size = leaf("default-stack-size").value.get<std::uint64_t>();
     spec.output.default_extension = string("output/default-extension");
     spec.output.accepted_extensions = optional_strings("output/accepted-extensions");
@@ -417,6 +429,10 @@ class DescriptorChecker {
     if (!spec.environments.empty()) {
       // Emscripten takes the list as one setting; derived here so it is written once.
       spec.ldflags.push_back("-sENVIRONMENT=" + join(spec.environments, ","));
+    }
+    if (!spec.asyncify_removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
+      // emcc runs Asyncify itself; the post-link plan passes the list to wasm-opt instead.
+      spec.ldflags.push_back("-sASYNCIFY_REMOVE=" + join(spec.asyncify_removelist, ","));
     }
     return descriptor;
   }
@@ -498,6 +514,21 @@ class DescriptorChecker {
       if (context == ContextBackend::Ucontext && wasm) {
         throw DriverError(at(), "context \"ucontext\" is for native targets; wasm has no ucontext");
       }
+    }
+    const auto& stacks = caps.supported_stacks;
+    if (std::find(stacks.begin(), stacks.end(), StackMode::Shared) != stacks.end() &&
+        std::none_of(supported.begin(), supported.end(), context_supports_shared_stacks)) {
+      std::vector<std::string> names;
+      for (auto context : supported) names.emplace_back(to_string(context));
+      fail(has("capabilities/stacks/supported") ? "capabilities/stacks/supported" : "capabilities/stacks/default",
+           "stacks \"shared\" needs a context backend that can share one stack (asyncify, ucontext), but this "
+           "target supports only " + join(names));
+    }
+    if (std::find(stacks.begin(), stacks.end(), caps.stacks) == stacks.end()) {
+      std::vector<std::string> names;
+      for (auto mode : stacks) names.emplace_back(to_string(mode));
+      fail("capabilities/stacks/default", "default stacks \"" + std::string(to_string(caps.stacks)) +
+                                              "\" is not among the supported ones (" + join(names) + ")");
     }
     auto check_eh = [&](const char* path, ExceptionModel model) {
       bool ok = model == ExceptionModel::None || (model == ExceptionModel::Emscripten && emscripten) ||

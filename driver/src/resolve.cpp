@@ -84,6 +84,33 @@ ContextBackend choose_context(const TargetSpec& spec, const Query& query) {
   return *context;
 }
 
+StackMode choose_stacks(const TargetSpec& spec, const Query& query) {
+  const std::string* requested = query.stacks ? &*query.stacks : non_empty_environment_value(query, kEnvStacks);
+  const ContextBackend context = spec.capabilities.context;
+  const bool can_share = context_supports_shared_stacks(context);
+  if (!requested) return can_share ? spec.capabilities.stacks : StackMode::Separate;
+  std::string source = query.stacks ? "--stacks" : std::string(kEnvStacks);
+  std::vector<std::string> supported;
+  for (auto mode : spec.capabilities.supported_stacks) supported.emplace_back(to_string(mode));
+  auto stacks = parse_stack_mode(*requested);
+  if (!stacks) {
+    std::vector<std::string> all(stack_mode_names().begin(), stack_mode_names().end());
+    throw DriverError(source + "=" + *requested + " is not a stack mode" + detail::did_you_mean(*requested, all) +
+                      "; target " + spec.name + " supports " + detail::join(supported));
+  }
+  const auto& list = spec.capabilities.supported_stacks;
+  if (std::find(list.begin(), list.end(), *stacks) == list.end()) {
+    throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
+                      detail::join(supported));
+  }
+  if (*stacks == StackMode::Shared && !can_share) {
+    throw DriverError(source + "=shared needs a context backend that can share one stack (asyncify or ucontext); "
+                      "context " + std::string(to_string(context)) + " runs every goroutine on its own stack "
+                      "(choose --context asyncify, or --stacks separate)");
+  }
+  return *stacks;
+}
+
 bool is_unix_goos(std::string_view goos) {
   // Go's own list (go/build: unixOS).
   static constexpr std::array<std::string_view, 12> kUnix = {"aix",   "android", "darwin", "dragonfly",
@@ -103,6 +130,7 @@ std::vector<std::string> resolved_build_tags(const TargetSpec& spec) {
   tags.push_back("llgo");
   if (is_unix_goos(spec.goos)) tags.push_back("unix");
   tags.push_back(context_build_tag(spec.capabilities.context));
+  tags.push_back(stacks_build_tag(spec.capabilities.stacks));
   std::sort(tags.begin(), tags.end());
   tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
   return tags;
@@ -178,6 +206,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
+  spec.capabilities.stacks = choose_stacks(spec, query);
   spec.build_tags = resolved_build_tags(spec);
   return ResolvedTarget{
       .spec = std::move(spec),

@@ -54,6 +54,7 @@ constexpr EnumTable<ContextBackend, 4> kContexts{{{{ContextBackend::Asyncify, "a
                                                    {ContextBackend::EmscriptenFiber, "emscripten-fiber"},
                                                    {ContextBackend::Pthread, "pthread"},
                                                    {ContextBackend::Ucontext, "ucontext"}}}};
+constexpr EnumTable<StackMode, 2> kStackModes{{{{StackMode::Shared, "shared"}, {StackMode::Separate, "separate"}}}};
 constexpr EnumTable<Runner, 4> kRunners{{{{Runner::Node, "node"},
                                           {Runner::Wasi, "wasi"},
                                           {Runner::WasiThreads, "wasi-threads"},
@@ -140,12 +141,14 @@ std::string_view to_string(Variant v) { return kVariants.name(v); }
 std::string_view to_string(AsyncifyMode v) { return kAsyncifyModes.name(v); }
 std::string_view to_string(ExceptionModel v) { return kExceptionModels.name(v); }
 std::string_view to_string(ContextBackend v) { return kContexts.name(v); }
+std::string_view to_string(StackMode v) { return kStackModes.name(v); }
 std::string_view to_string(Runner v) { return kRunners.name(v); }
 std::string_view to_string(Origin v) { return kOrigins.name(v); }
 std::optional<Variant> parse_variant(std::string_view s) { return kVariants.parse(s); }
 std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view s) { return kAsyncifyModes.parse(s); }
 std::optional<ExceptionModel> parse_exception_model(std::string_view s) { return kExceptionModels.parse(s); }
 std::optional<ContextBackend> parse_context_backend(std::string_view s) { return kContexts.parse(s); }
+std::optional<StackMode> parse_stack_mode(std::string_view s) { return kStackModes.parse(s); }
 std::optional<Runner> parse_runner(std::string_view s) { return kRunners.parse(s); }
 std::optional<Origin> parse_origin(std::string_view s) { return kOrigins.parse(s); }
 
@@ -170,6 +173,17 @@ const std::vector<std::string_view>& runner_names() {
   return names;
 }
 
+const std::vector<std::string_view>& stack_mode_names() {
+  static const auto names = kStackModes.names();
+  return names;
+}
+
+std::string stacks_build_tag(StackMode stacks) { return "llgo.stacks_" + std::string(to_string(stacks)); }
+
+bool context_supports_shared_stacks(ContextBackend context) {
+  return context == ContextBackend::Asyncify || context == ContextBackend::Ucontext;
+}
+
 std::string context_build_tag(ContextBackend context) {
   std::string tag = "llgo.context_";
   for (char c : to_string(context)) tag += c == '-' ? '_' : c;
@@ -180,6 +194,8 @@ json target_to_json(const ResolvedTarget& target) {
   const TargetSpec& spec = target.spec;
   json supported = json::array();
   for (auto context : spec.capabilities.supported_contexts) supported.push_back(to_string(context));
+  json supported_stacks = json::array();
+  for (auto stacks : spec.capabilities.supported_stacks) supported_stacks.push_back(to_string(stacks));
   return json{
       {"format_version", 1},
       {"name", spec.name},
@@ -199,11 +215,14 @@ json target_to_json(const ResolvedTarget& target) {
         {"eh", {{"compile", to_string(spec.capabilities.eh.compile)}, {"final", to_string(spec.capabilities.eh.final)}}},
         {"threads", spec.capabilities.threads},
         {"context", to_string(spec.capabilities.context)},
-        {"supported_contexts", supported}}},
+        {"supported_contexts", supported},
+        {"stacks", to_string(spec.capabilities.stacks)},
+        {"supported_stacks", supported_stacks}}},
       {"build_tags", spec.build_tags},
       {"cflags", spec.cflags},
       {"ldflags", spec.ldflags},
       {"environments", spec.environments},
+      {"asyncify_removelist", spec.asyncify_removelist},
       {"default_stack_size", spec.default_stack_size},
       {"output",
        {{"default_extension", spec.output.default_extension},
@@ -233,6 +252,12 @@ ResolvedTarget target_from_json(const json& value) {
     if (!parsed) throw DriverError("capabilities.supported_contexts has unknown context \"" + name + "\"");
     supported.push_back(*parsed);
   }
+  std::vector<StackMode> supported_stacks;
+  for (const auto& name : capabilities.strings("supported_stacks")) {
+    auto parsed = kStackModes.parse(name);
+    if (!parsed) throw DriverError("capabilities.supported_stacks has unknown stack mode \"" + name + "\"");
+    supported_stacks.push_back(*parsed);
+  }
   auto int_of = [](const JsonReader& reader, const char* key) {
     return static_cast<int>(reader.unsigned_integer(key));
   };
@@ -252,11 +277,14 @@ ResolvedTarget target_from_json(const json& value) {
               .threads = capabilities.boolean("threads"),
               .context = capabilities.enumerated("context", kContexts),
               .supported_contexts = supported,
+              .stacks = capabilities.enumerated("stacks", kStackModes),
+              .supported_stacks = supported_stacks,
           },
       .build_tags = root.strings("build_tags"),
       .cflags = root.strings("cflags"),
       .ldflags = root.strings("ldflags"),
       .environments = root.strings("environments"),
+      .asyncify_removelist = root.strings("asyncify_removelist"),
       .default_stack_size = root.unsigned_integer("default_stack_size"),
       .output = {output.string("default_extension"), output.strings("accepted_extensions")},
       .runner = root.enumerated("runner", kRunners),
@@ -273,7 +301,7 @@ ResolvedTarget target_from_json(const json& value) {
 
 Query query_from_json(const json& value) {
   if (!value.is_object()) throw DriverError("the query must be a JSON object");
-  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "env"};
+  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "stacks", "env"};
   Query query;
   for (const auto& [key, member] : value.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
@@ -295,6 +323,7 @@ Query query_from_json(const json& value) {
     if (key == "goos") query.goos = text;
     if (key == "goarch") query.goarch = text;
     if (key == "context") query.context = text;
+    if (key == "stacks") query.stacks = text;
   }
   return query;
 }

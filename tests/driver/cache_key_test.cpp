@@ -173,9 +173,11 @@ std::vector<FieldChange> field_changes() {
       {"capabilities.eh.final", "/capabilities/eh/final", "legacy"},
       {"capabilities.threads", "/capabilities/threads", true},
       {"capabilities.context", "/capabilities/context", "pthread"},
+      {"capabilities.stacks", "/capabilities/stacks", "separate"},
       {"build_tags", "/build_tags", json::array({"llgo", "nogc", "wasip1", "wasm"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
+      {"asyncify_removelist", "/asyncify_removelist", json::array({"other"})},
       {"default_stack_size", "/default_stack_size", 131072},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},
   };

@@ -194,6 +194,50 @@ TEST(Resolve, ContextChoice) {
   EXPECT_TRUE(fails_with([&] { resolve(bad); }, {"--context=fibre is not a context backend", "emscripten-fiber, asyncify"}));
 }
 
+TEST(Resolve, StacksChoice) {
+  auto has_tag = [](const ResolvedTarget& target, const char* tag) {
+    return std::binary_search(target.spec.build_tags.begin(), target.spec.build_tags.end(), tag);
+  };
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(p1.spec.capabilities.stacks, StackMode::Shared);
+  EXPECT_TRUE(has_tag(p1, "llgo.stacks_shared") && !has_tag(p1, "llgo.stacks_separate"));
+  Query separate = named("wasip1");
+  separate.stacks = "separate";
+  ResolvedTarget p1_separate = resolve(separate);
+  EXPECT_EQ(p1_separate.spec.capabilities.stacks, StackMode::Separate);
+  EXPECT_TRUE(has_tag(p1_separate, "llgo.stacks_separate") && !has_tag(p1_separate, "llgo.stacks_shared"));
+  EXPECT_EQ(resolve(named("wasm", {{"LLGO_WASM_STACKS", "separate"}, {"LLGO_WASM_CONTEXT", "asyncify"}}))
+                .spec.capabilities.stacks,
+            StackMode::Separate);
+  // A Fiber owns one stack per goroutine: its default is separate, and shared is refused.
+  EXPECT_EQ(resolve(named("wasm")).spec.capabilities.stacks, StackMode::Separate);
+  EXPECT_EQ(resolve(named("host")).spec.capabilities.stacks, StackMode::Separate); /* pthread */
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.stacks, StackMode::Shared);
+  Query fiber_shared = named("wasm");
+  fiber_shared.stacks = "shared";
+  EXPECT_TRUE(fails_with([&] { resolve(fiber_shared); },
+                         {"--stacks=shared needs a context backend that can share one stack",
+                          "context emscripten-fiber runs every goroutine on its own stack"}));
+  // P1T has no stacks capability: separate only.
+  EXPECT_TRUE(fails_with([] { resolve(named("wasip1-threads", {{"LLGO_WASM_STACKS", "shared"}})); },
+                         {"LLGO_WASM_STACKS=shared is not supported by target wasip1-threads; it supports separate"}));
+  Query typo = named("wasip1");
+  typo.stacks = "sharde";
+  EXPECT_TRUE(fails_with([&] { resolve(typo); }, {"--stacks=sharde is not a stack mode", "did you mean \"shared\"?"}));
+}
+
+TEST(Resolve, AsyncifyRemovelistReachesEmcc) {
+  ResolvedTarget j32 = resolve(named("wasm"));
+  EXPECT_FALSE(j32.spec.asyncify_removelist.empty());
+  std::string flag = "-sASYNCIFY_REMOVE=llgo_fatal,";
+  EXPECT_TRUE(std::any_of(j32.spec.ldflags.begin(), j32.spec.ldflags.end(),
+                          [&](const std::string& f) { return f.rfind(flag, 0) == 0; }));
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(p1.spec.asyncify_removelist, j32.spec.asyncify_removelist);
+  EXPECT_TRUE(std::none_of(p1.spec.ldflags.begin(), p1.spec.ldflags.end(),
+                           [](const std::string& f) { return f.rfind("-sASYNCIFY_REMOVE", 0) == 0; }));
+}
+
 TEST(Resolve, CustomDescriptorPath) {
   testing::TemporaryDirectory directory("resolve");
   auto file = directory.write("mine.json", R"({"name": "mine", "inherits": "wasm", "cflags": ["-DMINE"]})");

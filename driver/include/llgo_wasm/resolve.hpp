@@ -10,6 +10,10 @@
 //     and with LLGO_WASI_THREADS=1 -> wasip1-threads (P1T); the host pair -> host.
 //  3. The context backend is --context, else LLGO_WASM_CONTEXT, else the
 //     descriptor's default; it must be one the descriptor supports.
+//  4. The stack mode is --stacks, else LLGO_WASM_STACKS, else the descriptor's
+//     default; it must be supported, and "shared" needs a context that can share
+//     a stack (asyncify, ucontext): with emscripten-fiber or pthread the default
+//     becomes "separate" and asking for "shared" is an error.
 // LLGO_WASI_THREADS accepts only "1", "0" or empty/unset; anything else is an error.
 // Cheap once the DescriptorSet is loaded: no parsing, a handful of small copies.
 #pragma once
@@ -24,11 +28,12 @@ inline constexpr std::string_view kEnvGoos = "GOOS";
 inline constexpr std::string_view kEnvGoarch = "GOARCH";
 inline constexpr std::string_view kEnvWasiThreads = "LLGO_WASI_THREADS";
 inline constexpr std::string_view kEnvContext = "LLGO_WASM_CONTEXT";
+inline constexpr std::string_view kEnvStacks = "LLGO_WASM_STACKS";
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query);
 
 // The full tag set of a resolved spec: goos, goarch, "llgo", "unix" where Go sets it,
-// the descriptor's build tags and the context tag. Sorted, unique.
+// the descriptor's build tags, the context tag and the stacks tag. Sorted, unique.
 std::vector<std::string> resolved_build_tags(const TargetSpec& spec);
 
 }  // namespace llgo_wasm

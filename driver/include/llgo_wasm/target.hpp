@@ -22,6 +22,8 @@ enum class Variant { J32, J64, P1, P1T, Native };
 enum class AsyncifyMode { None, Emscripten, PostLink };
 enum class ExceptionModel { None, Legacy, Exnref, Emscripten, Host };
 enum class ContextBackend { Asyncify, EmscriptenFiber, Pthread, Ucontext };
+// Where goroutine stacks live (runtime/src/wasmcontext_storage_*.c).
+enum class StackMode { Shared, Separate };
 enum class Runner { Node, Wasi, WasiThreads, Native };
 // Where a decided GOOS/GOARCH came from.
 enum class Origin { Target, Flag, Environment, Host };
@@ -31,6 +33,7 @@ std::string_view to_string(Variant);
 std::string_view to_string(AsyncifyMode);
 std::string_view to_string(ExceptionModel);
 std::string_view to_string(ContextBackend);
+std::string_view to_string(StackMode);
 std::string_view to_string(Runner);
 std::string_view to_string(Origin);
 // Inverse of to_string; std::nullopt for an unknown spelling.
@@ -38,6 +41,7 @@ std::optional<Variant> parse_variant(std::string_view);
 std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view);
 std::optional<ExceptionModel> parse_exception_model(std::string_view);
 std::optional<ContextBackend> parse_context_backend(std::string_view);
+std::optional<StackMode> parse_stack_mode(std::string_view);
 std::optional<Runner> parse_runner(std::string_view);
 std::optional<Origin> parse_origin(std::string_view);
 // Every spelling of each enum, in declaration order (for messages and the schema).
@@ -45,9 +49,15 @@ const std::vector<std::string_view>& variant_names();
 const std::vector<std::string_view>& asyncify_mode_names();
 const std::vector<std::string_view>& exception_model_names();
 const std::vector<std::string_view>& context_backend_names();
+const std::vector<std::string_view>& stack_mode_names();
 const std::vector<std::string_view>& runner_names();
 // The build tag that names a context backend: "llgo.context_emscripten_fiber", ...
 std::string context_build_tag(ContextBackend);
+// The build tag that names a stack mode: "llgo.stacks_shared" or "llgo.stacks_separate".
+std::string stacks_build_tag(StackMode);
+// Whether a context backend can run goroutines on a shared stack (asyncify, ucontext); the
+// others (emscripten-fiber, pthread) own one stack per goroutine.
+bool context_supports_shared_stacks(ContextBackend);
 
 // Sizes in bytes of C types that the ABI depends on.
 struct DataModel {
@@ -70,6 +80,8 @@ struct Capabilities {
   bool threads = false;
   ContextBackend context = ContextBackend::Pthread;  // the default (descriptor) or chosen (resolved) one
   std::vector<ContextBackend> supported_contexts;
+  StackMode stacks = StackMode::Separate;  // the default (descriptor) or chosen (resolved) one
+  std::vector<StackMode> supported_stacks;
   bool operator==(const Capabilities&) const = default;
 };
 
@@ -92,6 +104,9 @@ struct TargetSpec {
   std::vector<std::string> cflags;        // one flag per entry, possibly with its argument ("-mllvm -x")
   std::vector<std::string> ldflags;
   std::vector<std::string> environments;  // Emscripten -sENVIRONMENT values
+  // Functions Asyncify must not instrument (they never switch; e.g. the runtime's fatal path):
+  // --pass-arg=asyncify-removelist for post-link Asyncify, -sASYNCIFY_REMOVE under emcc.
+  std::vector<std::string> asyncify_removelist;
   std::uint64_t default_stack_size = 0;
   OutputPolicy output;
   Runner runner = Runner::Native;
@@ -104,8 +119,9 @@ struct Query {
   std::optional<std::string> goos;    // from --goos (the environment's GOOS goes in `environment`)
   std::optional<std::string> goarch;  // from --goarch
   std::optional<std::string> context; // from --context
+  std::optional<std::string> stacks;  // from --stacks
   // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
-  // LLGO_WASM_CONTEXT. Other entries are ignored.
+  // LLGO_WASM_CONTEXT, LLGO_WASM_STACKS. Other entries are ignored.
   std::map<std::string, std::string> environment;
 };
 
@@ -113,7 +129,7 @@ struct Query {
 struct ResolvedTarget {
   // The target's decided properties. build_tags here is the full tag set that
   // //llgo:build constraints are evaluated against (sorted, unique), and
-  // capabilities.context is the chosen context backend.
+  // capabilities.context and capabilities.stacks are the chosen ones.
   const TargetSpec spec;
   const Origin goos_origin;
   const Origin goarch_origin;
@@ -133,7 +149,7 @@ nlohmann::json target_to_json(const ResolvedTarget&);
 // Throws DriverError naming the offending key when the JSON is not a resolved target.
 ResolvedTarget target_from_json(const nlohmann::json&);
 
-// Query <-> JSON, for the C API: {"target", "goos", "goarch", "context", "env": {K: V}}.
+// Query <-> JSON, for the C API: {"target", "goos", "goarch", "context", "stacks", "env": {K: V}}.
 Query query_from_json(const nlohmann::json&);
 
 }  // namespace llgo_wasm

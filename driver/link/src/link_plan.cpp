@@ -208,6 +208,16 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     } else {
       plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
     }
+    // issue 17: functions that never switch (the descriptor's asyncify-removelist) stay out of the
+    // instrumentation. Binaryen refuses a removelist next to an onlylist.
+    if (auto removed = resolved_target.find("asyncify_removelist"); removed != resolved_target.end() &&
+                                                                    removed->is_array() && !removed->empty()) {
+      std::string list;
+      for (const auto& name : *removed) {
+        if (name.is_string()) list += (list.empty() ? "" : ",") + name.get<std::string>();
+      }
+      wasm_opt.push_back("--pass-arg=asyncify-removelist@" + list);
+    }
     if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     wasm_opt.push_back("--translate-to-exnref");
