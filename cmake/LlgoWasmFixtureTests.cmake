@@ -1,20 +1,23 @@
 # LlgoWasmFixtureTests.cmake: the scheduler fixture (tests/fixtures/scheduler.c) as ctest cases,
-# one per variant x engine x context backend x mode, with the exact expected lines and status.
-# Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is also labelled "demo"
-# (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
+# one per variant x engine x backend x mode, with the exact expected lines and status. A backend
+# is a context backend in its default stack mode ("asyncify": shared stacks) or in the other one
+# ("asyncify-separate"). Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is
+# also labelled "demo" (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
 include_guard(GLOBAL)
 
 # The backends each variant's descriptor supports (cmake/wasm-variant builds one fixture each;
-# a missing artifact fails its tests loudly).
-set(_llgo_contexts_J32 emscripten-fiber asyncify)
-set(_llgo_contexts_J64 emscripten-fiber asyncify)
-set(_llgo_contexts_P1 asyncify)
+# a missing artifact fails its tests loudly), and those that share one stack.
+set(_llgo_contexts_J32 emscripten-fiber asyncify asyncify-separate)
+set(_llgo_contexts_J64 emscripten-fiber asyncify asyncify-separate)
+set(_llgo_contexts_P1 asyncify asyncify-separate)
 set(_llgo_contexts_P1T pthread)
-set(_llgo_contexts_native ucontext pthread)
+set(_llgo_contexts_native ucontext ucontext-separate pthread)
+set(_llgo_shared_stack_backends asyncify ucontext)
 
 if(LLGO_WASM_VARIANT STREQUAL "native")
   # Native fixtures link the runtime libraries runtime/CMakeLists.txt builds for the host.
   set(_llgo_native_lib_ucontext llgo_runtime)
+  set(_llgo_native_lib_ucontext-separate llgo_runtime_separate_stacks)
   set(_llgo_native_lib_pthread llgo_runtime_pthread)
   set(_contexts "")
   foreach(_ctx IN LISTS _llgo_contexts_native)
@@ -22,12 +25,13 @@ if(LLGO_WASM_VARIANT STREQUAL "native")
       message(WARNING "runtime library ${_llgo_native_lib_${_ctx}} not defined: no native ${_ctx} fixture")
       continue()
     endif()
-    add_executable(scheduler_${_ctx} tests/fixtures/scheduler.c)
-    target_link_libraries(scheduler_${_ctx} PRIVATE ${_llgo_native_lib_${_ctx}})
-    target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_PTR=${CMAKE_SIZEOF_VOID_P}
+    string(REPLACE "-" "_" _cid "${_ctx}")
+    add_executable(scheduler_${_cid} tests/fixtures/scheduler.c)
+    target_link_libraries(scheduler_${_cid} PRIVATE ${_llgo_native_lib_${_ctx}})
+    target_compile_definitions(scheduler_${_cid} PRIVATE LLGO_FIXTURE_PTR=${CMAKE_SIZEOF_VOID_P}
       LLGO_FIXTURE_LONG=${LLGO_SIZEOF_LONG} LLGO_FIXTURE_SSIZE=${LLGO_SIZEOF_SSIZE_T})
     if(_ctx STREQUAL "pthread")
-      target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_THREADED=1)
+      target_compile_definitions(scheduler_${_cid} PRIVATE LLGO_FIXTURE_THREADED=1)
     endif()
     list(APPEND _contexts ${_ctx})
   endforeach()
@@ -38,7 +42,7 @@ endif()
 foreach(_ctx IN LISTS _contexts)
   string(REPLACE "-" "_" _cid "${_ctx}")
   if(LLGO_WASM_VARIANT STREQUAL "native")
-    set(_artifact "$<TARGET_FILE:scheduler_${_ctx}>")
+    set(_artifact "$<TARGET_FILE:scheduler_${_cid}>")
   elseif(LLGO_WASM_VARIANT MATCHES "^J")
     set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}")
   else()
@@ -54,6 +58,9 @@ foreach(_ctx IN LISTS _contexts)
   else()
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
     set(_parked 10000)
+    if(_ctx IN_LIST _llgo_shared_stack_backends AND NOT LLGO_WASM_VARIANT STREQUAL "native")
+      set(_parked 1000000)
+    endif()
   endif()
   llgo_wasm_engines(${LLGO_WASM_VARIANT} "${_artifact}" _fx)
   foreach(_engine IN LISTS _fx_ENGINES)
@@ -65,6 +72,7 @@ foreach(_ctx IN LISTS _contexts)
              "${_order}"
              "serial lifecycles: 5000 ok"
              "parked at once: ${_parked}, readied and finished ok"
+             "parked 1000 frames deep, every address-taken local intact"
              "wasm scheduler ok")
     llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
       LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
@@ -80,6 +88,35 @@ foreach(_ctx IN LISTS _contexts)
       LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
+    # SIZE_MAX, and the largest stack: the shared stack (main's 256 KiB), or (SIZE_MAX / 4) & ~15
+    if(_ptr EQUAL 4)
+      set(_size_max 4294967295)
+      set(_largest 1073741808)
+    else()
+      set(_size_max 18446744073709551615)
+      set(_largest 4611686018427387888)
+    endif()
+    if(_ctx IN_LIST _llgo_shared_stack_backends)
+      set(_largest 262144)
+    endif()
+    llgo_wasm_add_run_test(NAME ${_name}.huge-stack VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
+      STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
+    if(NOT LLGO_WASM_VARIANT STREQUAL "native" AND NOT _ctx STREQUAL "pthread")
+      # Overflow on wasm lands in memory the context layer owns (its save space and stack), so
+      # it is reported, never a trap. Natively a separate stack has nothing below it to land in.
+      llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+        LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+        ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
+        STDOUT "recursing with fat frames"
+        STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
+      llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
+        LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+        ENV LLGO_WASM_SCHEDULER_STACK_OVERFLOW=1
+        STDOUT "recursing past the stack"
+        STDERR "fatal error: goroutine 2: stack overflow (the C stack went past its limit)")
+    endif()
   endforeach()
 endforeach()
 
@@ -94,7 +131,8 @@ if(LLGO_WASM_VARIANT STREQUAL "P1")
         LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 0
         STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
                "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)"
-               "serial lifecycles: 5000 ok" "parked at once: 10000, readied and finished ok"
+               "serial lifecycles: 5000 ok" "parked at once: 1000000, readied and finished ok"
+               "parked 1000 frames deep, every address-taken local intact"
                "wasm scheduler ok")
       llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT P1 ENGINE ${_engine}
         LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 2

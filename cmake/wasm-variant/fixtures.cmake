@@ -1,6 +1,8 @@
 # cmake/wasm-variant/fixtures.cmake: the runtime and the scheduler fixture for one wasm variant,
 # once per execution-context backend the variant supports (J32/J64: emscripten-fiber and
-# asyncify; P1: asyncify; P1T: pthread).
+# asyncify; P1: asyncify; P1T: pthread) and, where the backend can share a stack, once per stack
+# mode: <name>_<cid> with the descriptor's default mode, <name>_<cid>_<mode> with the other one
+# (e.g. scheduler_asyncify = shared, scheduler_asyncify_separate).
 #
 # Everything variant-specific comes from the driver: `llgo-wasm resolve --json` gives the data
 # model and flags, `llgo-wasm sources` the runtime files whose //llgo:build line matches.
@@ -58,12 +60,14 @@ endfunction()
 # llgo_wasm_add_runtime(<suffix> [OPTIONS <compile options>...]): the runtime as two static
 # libraries: llgo_runtime_<suffix> (scheduler, G/M/P, panic, fatal) and llgo_wasmcontext_<suffix>
 # (the context layer, built apart from the scheduler so it cannot reach into G/M/P state; the
-# pthread backend has none). Uses _runtime_sources, _context_sources and _cflags of the caller.
+# pthread backend has none). Uses _runtime_sources, _context_sources, _cflags and
+# _runtime_defines (what the runtime takes from the descriptor) of the caller.
 function(llgo_wasm_add_runtime suffix)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "OPTIONS")
   add_library(llgo_runtime_${suffix} STATIC ${_runtime_sources})
   target_include_directories(llgo_runtime_${suffix} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
   target_compile_options(llgo_runtime_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
+  target_compile_definitions(llgo_runtime_${suffix} PRIVATE ${_runtime_defines})
   if(_context_sources)
     add_library(llgo_wasmcontext_${suffix} STATIC ${_context_sources})
     target_compile_options(llgo_wasmcontext_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
@@ -112,65 +116,110 @@ if(EXISTS "${ROOT}/cmake/LlgoWasmLink.cmake")
   include("${ROOT}/cmake/LlgoWasmLink.cmake")
 endif()
 
-set(LLGO_WASM_FIXTURE_CONTEXTS "")
-foreach(_ci RANGE ${_ncontexts})
-  string(JSON _ctx GET "${_contexts}" ${_ci})
-  string(REPLACE "-" "_" _cid "${_ctx}")
-  list(APPEND LLGO_WASM_FIXTURE_CONTEXTS ${_ctx})
-
-  llgo_wasm_driver(_r resolve --json --target ${LLGO_WASM_TARGET} --context ${_ctx})
-  llgo_wasm_json_flags(_cflags "${_r}" cflags)
-  llgo_wasm_json_flags(_ldflags "${_r}" ldflags)
-  string(JSON _ptr GET "${_r}" data_model pointer)
-  string(JSON _long GET "${_r}" data_model long)
-  string(JSON _ssize GET "${_r}" data_model ssize_t)
-
-  llgo_wasm_driver(_files sources --dir "${ROOT}/runtime/src" --target ${LLGO_WASM_TARGET} --context ${_ctx})
-  string(REPLACE "\n" ";" _files "${_files}")
-  set(_context_sources "")
-  set(_runtime_sources "")
-  foreach(_f IN LISTS _files)
-    if(NOT _f MATCHES "\\.(c|S|s)$")
-      continue()
-    endif()
-    if(_f MATCHES "^wasmcontext")
-      list(APPEND _context_sources "${ROOT}/runtime/src/${_f}")
-    else()
-      list(APPEND _runtime_sources "${ROOT}/runtime/src/${_f}")
+# The stack modes to build for one context: the resolved default first, then each other mode
+# the descriptor supports and the driver accepts for this context.
+function(llgo_wasm_stack_modes out context)
+  llgo_wasm_driver(_r resolve --json --target ${LLGO_WASM_TARGET} --context ${context})
+  string(JSON _default GET "${_r}" capabilities stacks)
+  string(JSON _supported GET "${_r}" capabilities supported_stacks)
+  string(JSON _n LENGTH "${_supported}")
+  math(EXPR _n "${_n} - 1")
+  set(_modes "${_default}")
+  foreach(_i RANGE ${_n})
+    string(JSON _mode GET "${_supported}" ${_i})
+    if(NOT _mode STREQUAL _default)
+      execute_process(COMMAND "${LLGO_WASM_DRIVER}" resolve --target ${LLGO_WASM_TARGET} --context ${context}
+                              --stacks ${_mode}
+                      RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_QUIET)
+      if(_rc EQUAL 0)
+        list(APPEND _modes "${_mode}")
+      endif()
     endif()
   endforeach()
-  message(STATUS "${LLGO_WASM_VARIANT}/${_ctx}: runtime sources selected by the driver: ${_files}")
+  set(${out} "${_modes}" PARENT_SCOPE)
+endfunction()
 
-  llgo_wasm_add_runtime(${_cid})
+# LLGO_WASM_FIXTURE_BACKENDS: one entry per built runtime, "<context>" for the default stack
+# mode and "<context>-<mode>" for the other (the ids the tests and benchmarks use).
+set(LLGO_WASM_FIXTURE_CONTEXTS "")
+set(LLGO_WASM_FIXTURE_BACKENDS "")
+foreach(_ci RANGE ${_ncontexts})
+  string(JSON _ctx GET "${_contexts}" ${_ci})
+  list(APPEND LLGO_WASM_FIXTURE_CONTEXTS ${_ctx})
+  llgo_wasm_stack_modes(_modes ${_ctx})
+  list(GET _modes 0 _default_mode)
+  foreach(_mode IN LISTS _modes)
+    string(REPLACE "-" "_" _cid "${_ctx}")
+    set(_backend "${_ctx}")
+    set(_stacks_args "")
+    if(NOT _mode STREQUAL _default_mode)
+      string(APPEND _cid "_${_mode}")
+      string(APPEND _backend "-${_mode}")
+      set(_stacks_args --stacks ${_mode})
+    endif()
+    list(APPEND LLGO_WASM_FIXTURE_BACKENDS ${_backend})
 
-  set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
-  if(_ctx STREQUAL "pthread")
-    # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
-    list(APPEND _defs LLGO_FIXTURE_THREADED=1 LLGO_FIXTURE_PARKED_COUNT=64)
-  endif()
+    llgo_wasm_driver(_r resolve --json --target ${LLGO_WASM_TARGET} --context ${_ctx} ${_stacks_args})
+    llgo_wasm_json_flags(_cflags "${_r}" cflags)
+    llgo_wasm_json_flags(_ldflags "${_r}" ldflags)
+    string(JSON _ptr GET "${_r}" data_model pointer)
+    string(JSON _long GET "${_r}" data_model long)
+    string(JSON _ssize GET "${_r}" data_model ssize_t)
+    string(JSON _stack_size GET "${_r}" default_stack_size)
+    set(_runtime_defines LLGO_DEFAULT_STACK_SIZE=${_stack_size})
 
-  llgo_wasm_add_fixture(scheduler_${_cid} RUNTIME llgo_runtime_${_cid})
-  if(LLGO_WASM_VARIANT MATCHES "^J")
-    llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
-  endif()
-  if(LLGO_WASM_VARIANT STREQUAL "P1")
-    # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
-    # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.
-    # (Upstream LLGo hits an LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime
-    # does not, so full LTO is an ordinary case here.)
-    foreach(_opt O0 O3 thinlto lto)
-      if(_opt STREQUAL "thinlto")
-        set(_opt_flags -flto=thin)
-      elseif(_opt STREQUAL "lto")
-        set(_opt_flags -flto)
-      else()
-        set(_opt_flags -${_opt})
+    llgo_wasm_driver(_files sources --dir "${ROOT}/runtime/src" --target ${LLGO_WASM_TARGET} --context ${_ctx}
+                     ${_stacks_args})
+    string(REPLACE "\n" ";" _files "${_files}")
+    set(_context_sources "")
+    set(_runtime_sources "")
+    foreach(_f IN LISTS _files)
+      if(NOT _f MATCHES "\\.(c|S|s)$")
+        continue()
       endif()
-      llgo_wasm_add_runtime(${_cid}_${_opt} OPTIONS ${_opt_flags})
-      llgo_wasm_add_fixture(scheduler_${_cid}_${_opt} RUNTIME llgo_runtime_${_cid}_${_opt} OPTIONS ${_opt_flags})
+      if(_f MATCHES "^wasmcontext")
+        list(APPEND _context_sources "${ROOT}/runtime/src/${_f}")
+      else()
+        list(APPEND _runtime_sources "${ROOT}/runtime/src/${_f}")
+      endif()
     endforeach()
-  endif()
+    message(STATUS "${LLGO_WASM_VARIANT}/${_backend}: runtime sources selected by the driver: ${_files}")
+
+    llgo_wasm_add_runtime(${_cid})
+
+    set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
+    if(_ctx STREQUAL "pthread")
+      # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
+      list(APPEND _defs LLGO_FIXTURE_THREADED=1 LLGO_FIXTURE_PARKED_COUNT=64)
+    elseif(_mode STREQUAL "shared")
+      # a parked goroutine keeps only the stack it used: a million fit in linear memory
+      list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=1000000)
+    endif()
+
+    llgo_wasm_add_fixture(scheduler_${_cid} RUNTIME llgo_runtime_${_cid})
+    if(LLGO_WASM_VARIANT MATCHES "^J")
+      llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
+    endif()
+    if(LLGO_WASM_VARIANT STREQUAL "P1" AND _mode STREQUAL _default_mode)
+      # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
+      # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.
+      # (Upstream LLGo hits an LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime
+      # does not, so full LTO is an ordinary case here.)
+      foreach(_opt O0 O3 thinlto lto)
+        if(_opt STREQUAL "thinlto")
+          set(_opt_flags -flto=thin)
+        elseif(_opt STREQUAL "lto")
+          set(_opt_flags -flto)
+        else()
+          set(_opt_flags -${_opt})
+        endif()
+        llgo_wasm_add_runtime(${_cid}_${_opt} OPTIONS ${_opt_flags})
+        llgo_wasm_add_fixture(scheduler_${_cid}_${_opt} RUNTIME llgo_runtime_${_cid}_${_opt} OPTIONS ${_opt_flags})
+      endforeach()
+    endif()
+  endforeach()
 endforeach()
 
 # What the superbuild's tests need to know about this build.
-file(WRITE "${CMAKE_BINARY_DIR}/fixtures.env" "LLGO_WASM_FIXTURE_CONTEXTS=${LLGO_WASM_FIXTURE_CONTEXTS}\n")
+file(WRITE "${CMAKE_BINARY_DIR}/fixtures.env" "LLGO_WASM_FIXTURE_CONTEXTS=${LLGO_WASM_FIXTURE_CONTEXTS}\n"
+  "LLGO_WASM_FIXTURE_BACKENDS=${LLGO_WASM_FIXTURE_BACKENDS}\n")

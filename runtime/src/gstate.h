@@ -78,9 +78,11 @@ _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic);
 /* Frees a goroutine's panic chain (used when a G record is reused). */
 void llgo_g_clear_panics(llgo_g *g);
 
-/* Runs g->fn(g->arg) under the goroutine's base defer frame (so Goexit and
- * panics always find a frame). Returns 1 if the body ended by Goexit, 0 if it
- * returned; an unrecovered panic never returns. Clears the panic chain. */
-int llgo_g_run_body(llgo_g *g);
+/* Ends the running goroutine `g` after a Goexit ran all its deferred calls
+ * (its panic chain is already cleared). Implemented by each scheduler backend:
+ * the single worker abandons its context, the pthread backend ends its thread.
+ * A goroutine's function is called without any runtime frame around it, so
+ * this is how a Goexit leaves the frames in between. */
+_Noreturn void llgo_goroutine_exit(llgo_g *g);
 
 #endif /* LLGO_GSTATE_H */

@@ -7,8 +7,10 @@
  * longjmps to the innermost defer frame, whose llgo_defer_end runs the
  * deferred calls (newest first) and then either returns normally (nothing
  * active, or a deferred call recovered) or longjmps on to the next outer frame.
- * The goroutine's base frame (llgo_g_run_body) ends a Goexit and turns an
- * unrecovered panic into "panic: <msg>" + exit 2. All state lives in the G, so
+ * There is no base frame under a goroutine's function (the scheduler calls it
+ * directly): past the outermost frame, a Goexit ends the goroutine
+ * (llgo_goroutine_exit) and an unrecovered panic prints "panic: <msg>" and
+ * exits 2. All state lives in the G, so
  * a goroutine may yield inside a deferred call; a longjmp never leaves the
  * current goroutine's stack (frames are checked against their owner).
  *
@@ -65,8 +67,21 @@ void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg) {
   frame->records = record;
 }
 
+/* What is left once no defer frame remains: a Goexit ends the goroutine, a
+ * panic ends the program. */
+static _Noreturn void finish_unwinding(llgo_g *g) {
+  if (!g->panic->goexit) {
+    llgo_die_of_panic(g->panic);
+  }
+  llgo_g_clear_panics(g);
+  llgo_goroutine_exit(g);
+}
+
 /* Continues an active panic/Goexit at the innermost frame of `g`. */
 static _Noreturn void unwind_to_innermost_frame(llgo_g *g) {
+  if (g->defer_top == NULL) {
+    finish_unwinding(g);
+  }
   longjmp(g->defer_top->jump, 1);
 }
 
@@ -141,24 +156,7 @@ void llgo_defer_end(llgo_defer_frame *frame) {
   if (g->panic == NULL) {
     return; /* normal return, or recovered: the function returns normally */
   }
-  if (frame->outer != NULL) {
-    longjmp(frame->outer->jump, 1);
-  }
-  if (!g->panic->goexit) {
-    llgo_die_of_panic(g->panic);
-  }
-  /* The base frame of a Goexit: llgo_g_run_body ends the goroutine. */
-}
-
-int llgo_g_run_body(llgo_g *g) {
-  llgo_defer_frame base;
-  if (llgo_defer_begin(&base)) {
-    g->fn(g->arg);
-  }
-  llgo_defer_end(&base);
-  int ended_by_goexit = g->panic != NULL;
-  llgo_g_clear_panics(g);
-  return ended_by_goexit;
+  unwind_to_innermost_frame(g);
 }
 
 void llgo_g_clear_panics(llgo_g *g) {

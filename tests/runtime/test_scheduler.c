@@ -16,8 +16,12 @@
 #include <stdint.h>
 
 #ifndef LLGO_TEST_PTHREAD_BACKEND
-void llgo_test_enqueue_unchecked(llgo_g *g);
+#include "scheduler.h"
+#include "wasmcontext.h"
 void llgo_test_fail_allocations_after(long count);
+static int shared_stacks(void) {
+  return llgo_wasmcontext_describe()->stacks == LLGO_WASMCONTEXT_SHARED_STACKS;
+}
 #endif
 
 
@@ -493,11 +497,96 @@ static int stack_alloc_fails_main(int argc, char **argv) {
   return 0;
 }
 
-static int asyncify_alloc_fails_main(int argc, char **argv) {
+/* Shared stacks: the copy of main's stack, made when main first yields. */
+static int stack_copy_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  llgo_test_fail_allocations_after(2);
+  llgo_test_fail_allocations_after(1);
   llgo_go(count_lifecycle, NULL);
+  llgo_gosched();
+  printf("unreachable");
+  return 0;
+}
+
+static int absurd_stack_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go_stack(count_lifecycle, NULL, SIZE_MAX);
+  printf("unreachable");
+  return 0;
+}
+
+/* Larger than the shared stack (main's 256 KiB), fine with separate stacks. */
+static int large_stack_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go_stack(count_lifecycle, NULL, 1024 * 1024);
+  llgo_gosched();
+  printf("%d", lifecycle_count);
+  return 0;
+}
+
+/* ---- the idle hook ---- */
+
+static int idle_calls;
+static llgo_g *idle_parked;
+
+static llgo_sched_idle_action ready_main_when_idle(void) {
+  idle_calls++;
+  if (idle_calls <= 2) {
+    llgo_ready(idle_parked); /* as a timer would */
+    return LLGO_SCHED_IDLE_RUN_AGAIN;
+  }
+  return LLGO_SCHED_IDLE_DEADLOCK;
+}
+
+static int idle_hook_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  idle_parked = llgo_current_g();
+  llgo_sched_set_idle_hook(ready_main_when_idle);
+  llgo_park();
+  printf("woken%d,", idle_calls);
+  llgo_park();
+  printf("woken%d,", idle_calls);
+  llgo_park(); /* the hook now says nothing can happen */
+  printf("unreachable");
+  return 0;
+}
+
+static llgo_sched_idle_action return_to_host(void) {
+  idle_calls++;
+  return LLGO_SCHED_IDLE_RETURN_TO_HOST;
+}
+
+static int parks_until_host_event(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  idle_parked = llgo_current_g();
+  llgo_park();
+  printf("resumed after the host event,");
+  return 3;
+}
+
+/* A host with its own event loop: the loop returns when idle and is entered again. */
+static void host_event_loop(void) {
+  char program[] = "scenario";
+  char *argv[] = {program, NULL};
+  llgo_sched_set_idle_hook(return_to_host);
+  llgo_sched_start(parks_until_host_event, 1, argv);
+  REQUIRE(llgo_sched_run() == LLGO_SCHED_IDLE && idle_calls == 1);
+  REQUIRE(llgo_test_p_status() == LLGO_P_IDLE);
+  printf("host event,");
+  llgo_ready(idle_parked); /* e.g. a JS callback */
+  REQUIRE(llgo_sched_run() == LLGO_SCHED_MAIN_RETURNED);
+  exit(llgo_sched_main_status());
+}
+
+static int idle_hook_returns_under_run_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_sched_set_idle_hook(return_to_host);
+  llgo_park();
   return 0;
 }
 #endif
@@ -632,13 +721,34 @@ int main(void) {
   expect_scenario("goroutine record allocation fails", record_alloc_fails_main,
                   (child_expectation){2, "fatal error: out of memory allocating a goroutine\n",
                                       NULL, ""});
-  expect_scenario("stack allocation fails", stack_alloc_fails_main,
-                  (child_expectation){2, "fatal error: cannot create goroutine 2 (stack 65536 "
-                                         "bytes): out of memory allocating a goroutine stack",
-                                      NULL, ""});
-  expect_scenario("Asyncify area allocation fails", asyncify_alloc_fails_main,
-                  (child_expectation){2, "out of memory allocating an Asyncify save area", NULL,
-                                      ""});
+  if (shared_stacks()) {
+    expect_scenario("the copy of a suspended stack cannot be allocated", stack_copy_alloc_fails_main,
+                    (child_expectation){2, "fatal error: goroutine 1: out of memory for a goroutine "
+                                           "stack", NULL, ""});
+    expect_scenario("a stack larger than the shared stack", large_stack_main,
+                    (child_expectation){2, "fatal error: llgo_go_stack: a 1048576-byte stack is "
+                                           "more than a goroutine can have here (at most 262144 "
+                                           "bytes)", NULL, ""});
+  } else {
+    expect_scenario("stack allocation fails", stack_alloc_fails_main,
+                    (child_expectation){2, "fatal error: cannot create goroutine 2 (stack 262144 "
+                                           "bytes): out of memory for a goroutine stack",
+                                        NULL, ""});
+    expect.stdout_is = "1";
+    expect_scenario("a 1 MiB stack", large_stack_main, expect);
+  }
+  expect_scenario("an absurd stack size is refused", absurd_stack_main,
+                  (child_expectation){2, "fatal error: llgo_go_stack: a ", "unreachable", ""});
+  expect_scenario("the idle hook readies main, then reports a deadlock", idle_hook_main,
+                  (child_expectation){2, "fatal error: all goroutines are asleep - deadlock!\n",
+                                      NULL, "woken1,woken2,"});
+  run_in_child("the host loop returns to the host's event loop and is entered again",
+               host_event_loop,
+               (child_expectation){3, NULL, "fatal error", "host event,resumed after the host event,"});
+  expect_scenario("llgo_run_main cannot return to a host event loop",
+                  idle_hook_returns_under_run_main,
+                  (child_expectation){2, "fatal error: the idle hook returned to the host, but "
+                                         "llgo_run_main cannot wait", NULL, ""});
 #endif
 
   run_in_child("llgo_go before llgo_run_main", go_outside,
