@@ -74,32 +74,45 @@ static sched_g *sched_g_of_node(llgo_runqueue_node *node) {
 
 llgo_g *llgo_current_g(void) { return sched.current == NULL ? NULL : &sched.current->g; }
 
+/* The failure paths are out of line (noinline, cold), so the switch points
+ * stay small: fewer locals for Asyncify to save and no C stack frame. */
+#define LLGO_COLD __attribute__((noinline, cold))
+
+static LLGO_COLD _Noreturn void die_outside_a_goroutine(const char *operation) {
+  llgo_fatalf("%s called outside a goroutine (run the program through llgo_run_main)",
+              operation);
+}
+
 static sched_g *running_or_die(const char *operation) {
   if (sched.current == NULL) {
-    llgo_fatalf("%s called outside a goroutine (run the program through llgo_run_main)",
-                operation);
+    die_outside_a_goroutine(operation);
   }
   return sched.current;
+}
+
+static LLGO_COLD _Noreturn void die_of_refused_enqueue(sched_g *gp, llgo_runqueue_result result) {
+  llgo_fatalf("run queue refused goroutine %llu: %s", (unsigned long long)gp->g.id,
+              llgo_runqueue_result_name(result));
 }
 
 static void enqueue(sched_g *gp) {
   llgo_runqueue_result result = llgo_runqueue_push(&sched.run_queue, &gp->run_node);
   if (result != LLGO_RUNQUEUE_OK) {
-    llgo_fatalf("run queue refused goroutine %llu: %s", (unsigned long long)gp->g.id,
-                llgo_runqueue_result_name(result));
+    die_of_refused_enqueue(gp, result);
   }
 }
 
 static sched_g *dequeue(void) { return sched_g_of_node(llgo_runqueue_pop(&sched.run_queue)); }
 
-static _Noreturn void die_of_deadlock(void) {
+static LLGO_COLD _Noreturn void die_of_deadlock(void) {
   if (llgo_live_g_count() == 0 && llgo_main_called_goexit()) {
     llgo_fatal(LLGO_DEADLOCK_MAIN_GOEXIT);
   }
   llgo_fatal(LLGO_DEADLOCK_ASLEEP);
 }
 
-static _Noreturn void die_of_context_failure(uint64_t id, llgo_wasmcontext_result result) {
+static LLGO_COLD _Noreturn void die_of_context_failure(uint64_t id,
+                                                       llgo_wasmcontext_result result) {
   llgo_fatalf("goroutine %llu: %s", (unsigned long long)id, llgo_wasmcontext_result_name(result));
 }
 
@@ -220,14 +233,14 @@ _Noreturn void llgo_goroutine_exit(llgo_g *g) {
 
 /* Runs `gp` until it gives control back, then settles its record. */
 static void run(sched_g *gp) {
-  if (llgo_test_g_status(&gp->g) == LLGO_G_DEAD) {
+  if (llgo_g_status_of(&gp->g) == LLGO_G_DEAD) {
     llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)gp->g.id);
   }
   llgo_casgstatus(&gp->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
   sched.current = gp;
   llgo_wasmcontext_result result = llgo_wasmcontext_resume(&gp->context);
   sched.current = NULL;
-  int status = llgo_test_g_status(&gp->g);
+  int status = llgo_g_status_of(&gp->g);
   if (result == LLGO_WASMCONTEXT_RETURNED && status == LLGO_G_RUNNING) {
     /* Its function returned. */
     if (gp->g.is_main) {
