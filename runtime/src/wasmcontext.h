@@ -47,13 +47,14 @@
 extern "C" {
 #endif
 
-/* Room for the largest backend's state, in pointer-sized words. */
-#define LLGO_WASMCONTEXT_OPAQUE_WORDS 20
+/* Room for the largest backend's state (the Fiber's), in pointer-sized words:
+ * it is part of every goroutine record, so it is kept tight. */
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS 22
 
 /* A context. Embed it anywhere (it must not move while created); its contents
  * are backend-private. */
 typedef struct llgo_wasmcontext {
-  _Alignas(16) void *opaque[LLGO_WASMCONTEXT_OPAQUE_WORDS];
+  void *opaque[LLGO_WASMCONTEXT_OPAQUE_WORDS];
 } llgo_wasmcontext;
 
 typedef enum llgo_wasmcontext_result {

@@ -109,9 +109,9 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
   size_t data_bytes = (size_t)((unsigned char *)unwind_bounds.current - unwind_start);
   if (exiting) {
     exiting = 0;
-    llgo_wasmcontext_save_space space = llgo_wasmcontext_storage_save_space(&self->storage);
-    return data_bytes > (size_t)(space.limit - space.start) ? LLGO_WASMCONTEXT_SAVE_OVERFLOW
-                                                             : LLGO_WASMCONTEXT_RETURNED;
+    return data_bytes > llgo_wasmcontext_storage_save_limit(&self->storage)
+               ? LLGO_WASMCONTEXT_SAVE_OVERFLOW
+               : LLGO_WASMCONTEXT_RETURNED;
   }
   self->storage.stack_pointer = stack_pointer;
   return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, data_bytes);
@@ -119,10 +119,9 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
 
 /* Inlined into both callers, so each calls start_unwind itself. */
 static inline __attribute__((always_inline)) void start_unwind(asyncify_backend *self) {
-  llgo_wasmcontext_save_space space = llgo_wasmcontext_storage_save_space(&self->storage);
-  unwind_start = space.start;
-  unwind_bounds.current = space.start;
-  unwind_bounds.end = space.hard_end;
+  unwind_start = self->storage.save_start;
+  unwind_bounds.current = self->storage.save_start;
+  unwind_bounds.end = self->storage.stack_top; /* the end of owned memory; see resume */
   unwinding = 1;
   asyncify_start_unwind(&unwind_bounds);
 }

@@ -60,13 +60,12 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
                                                      void *arg) {
   fiber_backend *self = backend_of(ctx);
   llgo_wasmcontext_storage *storage = &self->storage;
-  llgo_wasmcontext_save_space space = llgo_wasmcontext_storage_save_space(storage);
   self->entry = entry;
   self->arg = arg;
   emscripten_fiber_init(&self->fiber, fiber_main, self, storage->stack_limit,
-                        (size_t)(storage->stack_top - storage->stack_limit), space.start,
-                        (size_t)(space.limit - space.start));
-  self->fiber.asyncify_data.stack_limit = space.hard_end;
+                        (size_t)(storage->stack_top - storage->stack_limit), storage->save_start,
+                        llgo_wasmcontext_storage_save_limit(storage));
+  self->fiber.asyncify_data.stack_limit = storage->stack_top; /* the end of owned memory */
   return LLGO_WASMCONTEXT_OK;
 }
 
@@ -77,9 +76,9 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
                                                sizeof host_asyncify_area);
     host_ready = 1;
   }
-  unsigned char *save_start = llgo_wasmcontext_storage_save_space(&self->storage).start;
   emscripten_fiber_swap(&host_fiber, &self->fiber);
-  size_t data_bytes = (size_t)((unsigned char *)self->fiber.asyncify_data.stack_ptr - save_start);
+  size_t data_bytes =
+      (size_t)((unsigned char *)self->fiber.asyncify_data.stack_ptr - self->storage.save_start);
   if (context_ended) {
     context_ended = 0;
     return LLGO_WASMCONTEXT_RETURNED;

@@ -46,6 +46,8 @@ typedef struct llgo_wasmcontext_storage {
   size_t block_size;          /* bytes allocated for `block` */
   unsigned char *stack_top;   /* where the stack starts (grows down), 16-aligned */
   unsigned char *stack_limit; /* lowest address the stack may reach */
+  unsigned char *save_start;  /* where an Asyncify unwind writes its data (below the
+                                 stack: up to stack_top is memory this layer owns) */
   const uint64_t *canary;     /* a word just below the lowest stack address */
   void *stack_pointer;        /* saved when suspended (the backends set and read it) */
   size_t saved_stack;         /* shared: bytes of stack in the copy */
@@ -53,16 +55,13 @@ typedef struct llgo_wasmcontext_storage {
   int save_overflow_injected; /* test hook: the next suspend reports SAVE_OVERFLOW */
 } llgo_wasmcontext_storage;
 
-/* Where an Asyncify unwind writes: data goes up from `start`; more than
- * `limit - start` bytes is an overflow; nothing may be written at `hard_end`. */
-typedef struct llgo_wasmcontext_save_space {
-  unsigned char *start;
-  unsigned char *limit;
-  unsigned char *hard_end;
-} llgo_wasmcontext_save_space;
-
 static inline llgo_wasmcontext_storage *llgo_wasmcontext_storage_of(llgo_wasmcontext *ctx) {
   return (llgo_wasmcontext_storage *)(void *)ctx->opaque;
+}
+
+/* The most Asyncify data a context may keep: as much as its stack. */
+static inline size_t llgo_wasmcontext_storage_save_limit(const llgo_wasmcontext_storage *storage) {
+  return (size_t)(storage->stack_top - storage->stack_limit);
 }
 
 /* The one check on every suspend and return: the stack pointer is above the
@@ -92,9 +91,6 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_create(llgo_wasmcontext_storage
 void llgo_wasmcontext_storage_destroy(llgo_wasmcontext_storage *storage);
 /* Makes a created storage ready for a fresh start (rewrites its canary). */
 void llgo_wasmcontext_storage_reset(llgo_wasmcontext_storage *storage);
-/* Where the next Asyncify unwind of this context writes. */
-llgo_wasmcontext_save_space llgo_wasmcontext_storage_save_space(
-    const llgo_wasmcontext_storage *storage);
 /* The context stopped running: its stack pointer is `stack_pointer` and it
  * left `data_bytes` of Asyncify data at its save space's start. Checks both;
  * shared: copies the used stack and the data into the context's buffer. */

@@ -40,6 +40,7 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_create(llgo_wasmcontext_storage
   }
   storage->block = block;
   storage->block_size = block_size;
+  storage->save_start = block;
   storage->canary = (const uint64_t *)(void *)(block + save_size);
   storage->stack_limit = block + save_size + LLGO_WASMCONTEXT_CANARY_BYTES;
   storage->stack_top = block + block_size;
@@ -60,18 +61,10 @@ void llgo_wasmcontext_storage_reset(llgo_wasmcontext_storage *storage) {
   storage->save_overflow_injected = 0;
 }
 
-llgo_wasmcontext_save_space llgo_wasmcontext_storage_save_space(
-    const llgo_wasmcontext_storage *storage) {
-  llgo_wasmcontext_save_space space = {storage->block, (unsigned char *)storage->canary,
-                                       storage->stack_top};
-  return space;
-}
-
 llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_storage *storage,
                                                            void *stack_pointer,
                                                            size_t data_bytes) {
-  if (storage->save_overflow_injected ||
-      data_bytes > (size_t)((const unsigned char *)storage->canary - storage->block)) {
+  if (storage->save_overflow_injected || data_bytes > llgo_wasmcontext_storage_save_limit(storage)) {
     return LLGO_WASMCONTEXT_SAVE_OVERFLOW;
   }
   storage->saved_data = data_bytes;

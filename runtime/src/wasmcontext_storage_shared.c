@@ -92,6 +92,7 @@ size_t llgo_wasmcontext_storage_max_stack_size(size_t max_stack_size) {
 llgo_wasmcontext_result llgo_wasmcontext_storage_create(llgo_wasmcontext_storage *storage,
                                                         size_t stack_size) {
   storage->canary = (const uint64_t *)(void *)shared.scratch_limit;
+  storage->save_start = shared.block; /* the scratch space holds the largest stack's worth */
   storage->stack_top = shared.top;
   storage->stack_limit = shared.top - stack_size;
   return LLGO_WASMCONTEXT_OK;
@@ -118,15 +119,6 @@ void llgo_wasmcontext_storage_reset(llgo_wasmcontext_storage *storage) {
   storage->save_overflow_injected = 0;
 }
 
-/* The scratch space holds the largest stack's worth; a context may save as much
- * Asyncify data as its own stack size (as with separate stacks). */
-llgo_wasmcontext_save_space llgo_wasmcontext_storage_save_space(
-    const llgo_wasmcontext_storage *storage) {
-  llgo_wasmcontext_save_space space = {
-      shared.block, shared.block + (storage->stack_top - storage->stack_limit), shared.top};
-  return space;
-}
-
 /* Makes the copy buffer hold at least `needed` bytes; a buffer more than four
  * times too large is replaced, so a goroutine that once ran deep does not keep
  * that memory while parked shallow. */
@@ -149,8 +141,7 @@ static int fit_copy(llgo_wasmcontext_storage *storage, size_t needed) {
 llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_storage *storage,
                                                            void *stack_pointer,
                                                            size_t data_bytes) {
-  if (storage->save_overflow_injected ||
-      data_bytes > (size_t)(storage->stack_top - storage->stack_limit)) {
+  if (storage->save_overflow_injected || data_bytes > llgo_wasmcontext_storage_save_limit(storage)) {
     return LLGO_WASMCONTEXT_SAVE_OVERFLOW;
   }
   llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(storage, stack_pointer);
