@@ -73,6 +73,7 @@ foreach(_ctx IN LISTS _contexts)
              "serial lifecycles: 5000 ok"
              "parked at once: ${_parked}, readied and finished ok"
              "parked 1000 frames deep, every address-taken local intact"
+             "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
              "wasm scheduler ok")
     llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
       LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
@@ -133,6 +134,7 @@ if(LLGO_WASM_VARIANT STREQUAL "P1")
                "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)"
                "serial lifecycles: 5000 ok" "parked at once: 1000000, readied and finished ok"
                "parked 1000 frames deep, every address-taken local intact"
+               "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
                "wasm scheduler ok")
       llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT P1 ENGINE ${_engine}
         LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 2

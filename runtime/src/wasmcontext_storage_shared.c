@@ -34,34 +34,33 @@ static struct {
 } shared;
 
 /* Copies a stack or Asyncify data, rounded up to 16 bytes (both ends are
- * 16-byte aligned and the buffers are sized for it). On wasm an inline loop of
- * 8-byte moves beats a call of libc's memcpy (and bulk memory is not enabled
- * everywhere); no_builtin keeps the compiler from turning it back into one.
- * Under AddressSanitizer the source holds other frames' poisoned redzones, so
- * the copy is not instrumented and the copied-back range is unpoisoned (the
- * frames re-poison what they use when they return). */
-#if defined(__wasm__)
-__attribute__((no_builtin("memcpy"))) static inline void copy_chunks(unsigned char *to,
-                                                                      const unsigned char *from,
-                                                                      size_t size) {
+ * 16-byte aligned and the buffers are sized for it). An inline loop of 8-byte
+ * moves beats a call of libc's memcpy for these few hundred bytes on wasm (and
+ * bulk memory is not enabled everywhere); clang's no_builtin keeps it from
+ * being turned back into a memcpy call. The same loop runs natively, so the
+ * sanitizer build checks it (the stack range is unpoisoned first: it holds
+ * other frames' redzones, which the frames re-poison when they return). */
+#if defined(__clang__)
+__attribute__((no_builtin("memcpy")))
+#endif
+static inline void copy_chunks(unsigned char *to, const unsigned char *from, size_t size) {
   uint64_t *words_to = (uint64_t *)(void *)to;
   const uint64_t *words_from = (const uint64_t *)(const void *)from;
-  for (size_t i = 0; i < (size + 15) / 8; i += 2) {
+  size_t words = (size + 15) / 16 * 2;
+  for (size_t i = 0; i < words; i += 2) {
     words_to[i] = words_from[i];
     words_to[i + 1] = words_from[i + 1];
   }
 }
-#elif defined(LLGO_WASMCONTEXT_ASAN)
-__attribute__((no_sanitize("address"))) static void copy_chunks(unsigned char *to,
-                                                                 const unsigned char *from,
-                                                                 size_t size) {
-  for (size_t i = 0; i < size; i++) {
-    to[i] = from[i];
-  }
-}
+
+static void unpoison_stack(unsigned char *from, size_t size) {
+#ifdef LLGO_WASMCONTEXT_ASAN
+  ASAN_UNPOISON_MEMORY_REGION(from, size);
 #else
-#define copy_chunks memcpy
+  (void)from;
+  (void)size;
 #endif
+}
 
 static size_t round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
 
@@ -152,6 +151,7 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_stor
   if (!fit_copy(storage, round_up_16(stack_bytes) + round_up_16(data_bytes))) {
     return LLGO_WASMCONTEXT_OUT_OF_MEMORY;
   }
+  unpoison_stack(stack_pointer, stack_bytes);
   copy_chunks(storage->block, stack_pointer, stack_bytes);
   copy_chunks(storage->block + stack_bytes, shared.block, data_bytes);
   storage->saved_stack = stack_bytes;
@@ -161,9 +161,7 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_stor
 
 unsigned char *llgo_wasmcontext_storage_resuming(llgo_wasmcontext_storage *storage) {
   unsigned char *stack_pointer = shared.top - storage->saved_stack;
-#ifdef LLGO_WASMCONTEXT_ASAN
-  ASAN_UNPOISON_MEMORY_REGION(stack_pointer, storage->saved_stack);
-#endif
+  unpoison_stack(stack_pointer, storage->saved_stack);
   copy_chunks(stack_pointer, storage->block, storage->saved_stack);
   return storage->block + storage->saved_stack + storage->saved_data;
 }
