@@ -1,12 +1,13 @@
 # bench/wasm-variant.cmake: the benchmark programs of one wasm variant, included at the end of
 # cmake/wasm-variant/CMakeLists.txt (after fixtures.cmake), so the runtime libraries
-# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_CONTEXTS, llgo_wasm_driver() and llgo_wasm_json_flags()
-# are defined. Builds:
-#   J32/J64  bench_runtime_<cid> (.js + .wasm) per context backend (emscripten-fiber, asyncify),
+# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_BACKENDS, llgo_wasm_driver() and llgo_wasm_json_flags()
+# are defined. Builds, per backend (a context in its default stack mode, "asyncify" = shared
+# stacks, or in the other, "asyncify-separate"):
+#   J32/J64  bench_runtime_<cid> (.js + .wasm) (emscripten-fiber, asyncify, asyncify-separate),
 #            built like the scheduler fixture; bench_cpu_plain: the CPU kernel alone, without
 #            the runtime and without -sASYNCIFY (the no-Asyncify baseline).
-#   P1       bench_runtime_asyncify_objects: the benchmark compiled for the asyncify backend, as
-#            objects; bench/run.py links them through `llgo-wasm link` itself (with and without
+#   P1       bench_runtime_<cid>_objects: the benchmark compiled for that backend, as objects;
+#            bench/run.py links them through `llgo-wasm link` itself (with and without
 #            Asyncify narrowing, timing wasm-opt), because that link is part of what is measured.
 #            bench_cpu_plain: the kernel alone, linked by clang, no Asyncify.
 #   P1T      nothing (one thread per goroutine: the single-worker benchmarks do not apply).
@@ -25,9 +26,17 @@ set(_bench_no_debug -g0)
 set(_bench_programs "")   # JSON objects, one per program
 set(_bench_targets "")
 
-foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
-  string(REPLACE "-" "_" _bench_cid "${_bench_ctx}")
-  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET} --context ${_bench_ctx})
+foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+  string(REPLACE "-" "_" _bench_cid "${_bench_backend}")
+  set(_bench_ctx "${_bench_backend}")
+  set(_bench_stacks_args "")
+  if(_bench_backend MATCHES "^(.*)-(shared|separate)$")
+    set(_bench_ctx "${CMAKE_MATCH_1}")
+    set(_bench_stacks_args --stacks ${CMAKE_MATCH_2})
+  endif()
+  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET} --context ${_bench_ctx}
+                   ${_bench_stacks_args})
+  string(JSON _bench_stacks GET "${_bench_resolved}" capabilities stacks)
   llgo_wasm_json_flags(_bench_cflags "${_bench_resolved}" cflags)
   llgo_wasm_json_flags(_bench_ldflags "${_bench_resolved}" ldflags)
 
@@ -46,7 +55,8 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
       target_link_options(${_exe} PRIVATE "--js-library=${_intrinsics}")
     endif()
     string(APPEND _bench_programs
-      "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+      "{\"kind\":\"runtime\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
+      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   else()
     # P1: objects only; run.py links them with the driver (see the top of this file).
     set(_objects bench_runtime_${_bench_cid}_objects)
@@ -58,7 +68,8 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     add_dependencies(bench_runtime_${_bench_cid}_inputs ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
     string(JSON _ldflags_json GET "${_bench_resolved}" ldflags)
     string(APPEND _bench_programs
-      "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\","
+      "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\",\"backend\":\"${_bench_backend}\","
+      "\"stacks\":\"${_bench_stacks}\","
       "\"objects\":\"$<JOIN:$<TARGET_OBJECTS:${_objects}>,|>\","
       "\"archives\":[\"$<TARGET_FILE:llgo_runtime_${_bench_cid}>\",\"$<TARGET_FILE:llgo_wasmcontext_${_bench_cid}>\"],"
       "\"ldflags\":${_ldflags_json}},")
