@@ -4,6 +4,8 @@
 # ("asyncify-separate"). Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is
 # also labelled "demo" (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
 include_guard(GLOBAL)
+include(LlgoTestPrograms)
+llgo_test_programs(_llgo_test_programs)
 
 # The backends each variant's descriptor supports (cmake/wasm-variant builds one fixture each;
 # a missing artifact fails its tests loudly), and those that share one stack.
@@ -13,6 +15,18 @@ set(_llgo_contexts_P1 asyncify asyncify-separate)
 set(_llgo_contexts_P1T pthread)
 set(_llgo_contexts_native ucontext ucontext-separate pthread)
 set(_llgo_shared_stack_backends asyncify ucontext)
+
+# The executable <exe> of this variant as llgo_wasm_engines takes it: a native target's file, a
+# J32/J64 program without its .js/.mjs suffix, a P1/P1T module.
+function(llgo_variant_artifact exe out)
+  if(LLGO_WASM_VARIANT STREQUAL "native")
+    set(${out} "$<TARGET_FILE:${exe}>" PARENT_SCOPE)
+  elseif(LLGO_WASM_VARIANT MATCHES "^J")
+    set(${out} "${LLGO_WASM_VARIANT_BINARY_DIR}/${exe}" PARENT_SCOPE)
+  else()
+    set(${out} "${LLGO_WASM_VARIANT_BINARY_DIR}/${exe}.wasm" PARENT_SCOPE)
+  endif()
+endfunction()
 
 if(LLGO_WASM_VARIANT STREQUAL "native")
   # Native fixtures link the runtime libraries runtime/CMakeLists.txt builds for the host.
@@ -33,21 +47,25 @@ if(LLGO_WASM_VARIANT STREQUAL "native")
     if(_ctx STREQUAL "pthread")
       target_compile_definitions(scheduler_${_cid} PRIVATE LLGO_FIXTURE_THREADED=1)
     endif()
+    foreach(_program IN LISTS _llgo_test_programs)
+      llgo_native_add_test_program(${_program} ${_cid} ${_llgo_native_lib_${_ctx}})
+    endforeach()
     list(APPEND _contexts ${_ctx})
   endforeach()
+  # Go's own output for the cases that mirror a Go program (the plain native preset only: the
+  # sanitizer and coverage presets rebuild the C code, Go does not change).
+  if(NOT LLGO_WASM_SANITIZE AND NOT LLGO_WASM_COVERAGE)
+    foreach(_program IN LISTS _llgo_test_programs)
+      llgo_add_go_reference_tests(${_program})
+    endforeach()
+  endif()
 else()
   set(_contexts ${_llgo_contexts_${LLGO_WASM_VARIANT}})
 endif()
 
 foreach(_ctx IN LISTS _contexts)
   string(REPLACE "-" "_" _cid "${_ctx}")
-  if(LLGO_WASM_VARIANT STREQUAL "native")
-    set(_artifact "$<TARGET_FILE:scheduler_${_cid}>")
-  elseif(LLGO_WASM_VARIANT MATCHES "^J")
-    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}")
-  else()
-    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}.wasm")
-  endif()
+  llgo_variant_artifact(scheduler_${_cid} _artifact)
   if(_ctx STREQUAL "pthread")
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
     if(LLGO_WASM_VARIANT STREQUAL "native")
@@ -62,6 +80,19 @@ foreach(_ctx IN LISTS _contexts)
       set(_parked 1000000)
     endif()
   endif()
+  # The test programs (tests/programs.cmake), one ctest case per program case. The native
+  # coverage preset counts their runs too (its report needs every one).
+  set(_program_properties "")
+  set(_program_checks "")
+  if(LLGO_WASM_COVERAGE)
+    set(_program_properties FIXTURES_REQUIRED llgo_runtime_cov)
+  endif()
+  foreach(_program IN LISTS _llgo_test_programs)
+    llgo_variant_artifact(${_program}_${_cid} _program_artifact)
+    llgo_add_test_program_cases(${_program} ${_ctx} "${_program_artifact}"
+      PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+  endforeach()
+
   llgo_wasm_engines(${LLGO_WASM_VARIANT} "${_artifact}" _fx)
   foreach(_engine IN LISTS _fx_ENGINES)
     set(_name fixture.${LLGO_WASM_VARIANT}.${_engine}.${_ctx})

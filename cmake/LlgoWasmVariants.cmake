@@ -50,7 +50,9 @@ function(llgo_wasm_add_run_test)
     list(APPEND args --timeout ${T_TIMEOUT})
   endif()
   add_test(NAME ${T_NAME} COMMAND ${LLGO_WASM_CHECK_RUN} ${args} -- ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_VARIANT};${T_ENGINE};${T_LABELS}")
+  # LLGO_WASM_ENGINE_LABELS_<engine>: labels every case of an engine carries (chromium: browser)
+  set_tests_properties(${T_NAME} PROPERTIES LABELS
+    "${T_VARIANT};${T_ENGINE};${LLGO_WASM_ENGINE_LABELS_${T_ENGINE}};${T_LABELS}")
 endfunction()
 
 # The commands that run <artifact> of <variant> on each engine: sets <out>_ENGINES and
@@ -78,6 +80,11 @@ function(llgo_wasm_engines variant artifact out)
   else()
     list(APPEND engines native)
     set(${out}_CMD_native "${artifact}" PARENT_SCOPE)
+  endif()
+  # NO_BROWSER (4th argument): Node/WASI engines only; the test programs (hundreds of cases) use
+  # it, so a browser starts only for the smoke program and the scheduler fixture's modes.
+  if(COMMAND llgo_wasm_add_browser_engine AND NOT "NO_BROWSER" IN_LIST ARGN)
+    llgo_wasm_add_browser_engine(${variant} "${artifact}" engines ${out}) # LlgoWasmBrowserTests.cmake
   endif()
   set(${out}_ENGINES "${engines}" PARENT_SCOPE)
 endfunction()
@@ -126,6 +133,11 @@ else()
   else()
     set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/smoke.wasm")
   endif()
+endif()
+
+# Headless Chromium as one more engine of J32, J64 and P1 (label "browser").
+if(EXISTS "${PROJECT_SOURCE_DIR}/cmake/LlgoWasmBrowserTests.cmake")
+  include(LlgoWasmBrowserTests)
 endif()
 
 # Smoke: the data model reaches the program as the variant says, and exit status 2 reaches ctest.

@@ -11,8 +11,9 @@
 #   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
 #                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
 #   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
-#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn: `npm ci` against
-#                   tools/npm/package-lock.json
+#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn, playwright-core and
+#                   @bjorn3/browser_wasi_shim (browser tests; Chromium itself is a host package):
+#                   `npm ci` against tools/npm/package-lock.json
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)
@@ -64,7 +65,7 @@ run_step() {
   fi
   rm -f "$B/stamps/$name"
   t0=$(now)
-  say "[$name] ..."
+  say "[$name] ...${STEP_ESTIMATE[$name]:+ (a first run usually takes ${STEP_ESTIMATE[$name]})}"
   set +e; ( set -eo pipefail; "$fn" ) > "$B/logs/$name.log" 2>&1; rc=$?; set -e
   if [ "$rc" != 0 ]; then
     say "[$name] FAILED (exit $rc) after $(elapsed "$t0") s; last lines of $B/logs/$name.log:"
@@ -75,6 +76,13 @@ run_step() {
   printf '%s' "$want" > "$B/stamps/$name"
   say "[$name] done in $(elapsed "$t0") s ($(grep -h '^version:' "$B/logs/$name.log" | sed 's/^version: //' | paste -sd';' -))"
 }
+
+# What a step usually takes the first time (2-core machine, measured), printed when it starts.
+declare -A STEP_ESTIMATE=(
+  [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
+  [wasi-sysroot]="2 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
+  [emscripten]="20 s" [binaryen-120]="5 s" [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
+)
 
 APT_OPTS=(
   -o Dir::Etc::SourceList="$B/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -104,6 +112,18 @@ step_host() {
     fi
     [ "$(id -u)" = 0 ] || { echo "installing Debian packages needs root: sudo apt-get install ${missing[*]}"; return 1; }
     apt-get update
+    # A point or security release replaces a pinned version on the mirror (libssl-dev and
+    # chromium get one every few weeks). Such a pin is not an error that should stop a new
+    # machine: install the archive's current version of that package instead and say so.
+    local i avail
+    for i in "${!missing[@]}"; do
+      name=${missing[$i]%%=*}; want=${missing[$i]#*=}
+      avail=$(apt-cache madison "$name" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+      if ! grep -qxF -- "$want" <<<"$avail"; then
+        echo "warning: $name=$want is no longer in the archive; installing its current version $(head -n1 <<<"$avail") (update tools/debian-packages.txt)"
+        missing[$i]=$name
+      fi
+    done
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
   fi
   for line in "${kept[@]}"; do echo "kept installed: $line"; done

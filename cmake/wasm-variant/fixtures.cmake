@@ -1,5 +1,6 @@
-# cmake/wasm-variant/fixtures.cmake: the runtime and the scheduler fixture for one wasm variant,
-# once per execution-context backend the variant supports (J32/J64: emscripten-fiber and
+# cmake/wasm-variant/fixtures.cmake: the runtime, the scheduler fixture and the test programs
+# (tests/programs.cmake) for one wasm variant, once per execution-context backend the variant
+# supports (J32/J64: emscripten-fiber and
 # asyncify; P1: asyncify; P1T: pthread) and, where the backend can share a stack, once per stack
 # mode: <name>_<cid> with the descriptor's default mode, <name>_<cid>_<mode> with the other one
 # (e.g. scheduler_asyncify = shared, scheduler_asyncify_separate).
@@ -75,12 +76,13 @@ function(llgo_wasm_add_runtime suffix)
   endif()
 endfunction()
 
-# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS <compile and link options>...]): the
-# scheduler fixture linked the variant's way (Emscripten flags; P1/P1T through the driver's link).
+# llgo_wasm_add_program(<exe> SOURCES <files>... RUNTIME <lib> [OPTIONS <compile and link
+# options>...]): a C program on the runtime, linked the variant's way (Emscripten flags; P1/P1T
+# through the driver's link); an <exe> ending in _esm is the J32/J64 ES-module form.
 # Uses _defs, _cflags, _ldflags and _ctx of the caller.
-function(llgo_wasm_add_fixture exe)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "OPTIONS")
-  add_executable(${exe} "${ROOT}/tests/fixtures/scheduler.c")
+function(llgo_wasm_add_program exe)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;OPTIONS")
+  add_executable(${exe} ${arg_SOURCES})
   target_compile_definitions(${exe} PRIVATE ${_defs})
   target_compile_options(${exe} PRIVATE ${_cflags} ${arg_OPTIONS})
   target_link_libraries(${exe} PRIVATE ${arg_RUNTIME})
@@ -90,6 +92,7 @@ function(llgo_wasm_add_fixture exe)
     # Node's process.env, which Emscripten does not do by itself).
     target_link_options(${exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
       "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
+    set_property(TARGET ${exe} APPEND PROPERTY LINK_DEPENDS "${ROOT}/tests/runners/emscripten-env-pre.js")
     if(exe MATCHES "_esm$")
       set_target_properties(${exe} PROPERTIES SUFFIX ".mjs")
     endif()
@@ -107,6 +110,11 @@ function(llgo_wasm_add_fixture exe)
   endif()
 endfunction()
 
+# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS ...]): the scheduler fixture.
+function(llgo_wasm_add_fixture exe)
+  llgo_wasm_add_program(${exe} SOURCES "${ROOT}/tests/fixtures/scheduler.c" ${ARGN})
+endfunction()
+
 llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})
 string(JSON _contexts GET "${_resolved}" capabilities supported_contexts)
 string(JSON _ncontexts LENGTH "${_contexts}")
@@ -115,6 +123,7 @@ math(EXPR _ncontexts "${_ncontexts} - 1")
 if(EXISTS "${ROOT}/cmake/LlgoWasmLink.cmake")
   include("${ROOT}/cmake/LlgoWasmLink.cmake")
 endif()
+include("${ROOT}/cmake/LlgoTestPrograms.cmake")
 
 # The stack modes to build for one context: the resolved default first, then each other mode
 # the descriptor supports and the driver accepts for this context.
@@ -200,6 +209,7 @@ foreach(_ci RANGE ${_ncontexts})
     if(LLGO_WASM_VARIANT MATCHES "^J")
       llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
     endif()
+    llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
     if(LLGO_WASM_VARIANT STREQUAL "P1" AND _mode STREQUAL _default_mode)
       # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
       # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.

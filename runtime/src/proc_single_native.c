@@ -30,3 +30,5 @@ void llgo_platform_free(void *memory, size_t size, void *user) {
   (void)user;
   free(memory);
 }
+
+int llgo_platform_main_returned(int status) { return status; }

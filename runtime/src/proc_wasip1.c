@@ -51,3 +51,5 @@ void llgo_platform_free(void *memory, size_t size, void *user) {
   headroom += size;
   free(memory);
 }
+
+int llgo_platform_main_returned(int status) { return status; }

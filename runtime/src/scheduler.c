@@ -316,7 +316,7 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) 
     llgo_fatal("the idle hook returned to the host, but llgo_run_main cannot wait for host "
                "events (the host must call llgo_sched_run itself)");
   }
-  return sched.main_status;
+  return llgo_platform_main_returned(sched.main_status);
 }
 
 /* ---- test hooks ---- */

@@ -17,6 +17,12 @@
 void *llgo_platform_alloc(size_t size, void *user);
 void llgo_platform_free(void *memory, size_t size, void *user);
 
+/* Implemented by the selected proc_*.c: what llgo_run_main does with main's
+ * status once execution is back on the host: return it to the C `main`, or
+ * (Emscripten, where that return may no longer reach the host) end the
+ * program with it. */
+int llgo_platform_main_returned(int status);
+
 /* ---- the host loop ----
  *
  * llgo_run_main = llgo_sched_start + llgo_sched_run until main returns. A host

@@ -1,9 +1,12 @@
 // emscripten-env-pre.js: linked with --pre-js into the Emscripten fixtures. Emscripten gives a
-// program a fixed default environment; a Go program (and the fixture's modes) expect the host
-// process's environment, so under Node copy process.env into ENV before main runs.
+// program a fixed default environment; a Go program (and the fixture's modes) expect the host's
+// environment. Before main runs, copy into ENV the object the host passed as Module.env (how a
+// page gives one: tests/browser/page/harness.js), else, under Node, process.env. A program that
+// never reads its environment (no getenv) has no ENV at all: nothing to copy.
 Module['preRun'] = Module['preRun'] || [];
 Module['preRun'].push(function () {
-  if (typeof process === 'object' && process.env) {
-    for (var key in process.env) ENV[key] = process.env[key];
+  var hostEnv = Module['env'] || (typeof process === 'object' && process.env);
+  if (hostEnv && typeof ENV === 'object') {
+    for (var key in hostEnv) ENV[key] = hostEnv[key];
   }
 });

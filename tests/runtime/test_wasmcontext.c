@@ -10,6 +10,15 @@
 
 #include <stdint.h>
 
+/* Inside a context a failed check cannot return to the test: it ends the test at once. */
+#define REQUIRE(cond)                                                                \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);    \
+      exit(99);                                                                      \
+    }                                                                                \
+  } while (0)
+
 typedef struct counting_allocator {
   int attempts;
   int live;
