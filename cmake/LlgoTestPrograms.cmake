@@ -1,4 +1,4 @@
-# LlgoTestPrograms.cmake: C test programs that run under every variant's engines, one process per
+# LlgoTestPrograms.cmake: C test programs that run under every target's engines, one process per
 # case, each case a ctest case checked for its exit status and exact stdout and stderr.
 #
 # A test program is a C file (or a few) whose main is tests/harness/test_program.h's dispatcher
@@ -9,20 +9,21 @@
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>])
 #
-# and this module builds and registers them wherever the runtime is built:
-#   - the wasm variants (cmake/wasm-variant/fixtures.cmake): llgo_wasm_add_test_programs(<ctx>)
-#     links <name>_<ctx> (and <name>_<ctx>_esm on J32/J64) from the same runtime libraries as
-#     the scheduler fixture;
-#   - native (cmake/LlgoWasmFixtureTests.cmake): llgo_native_add_test_program(<name> <ctx> <lib>);
-#   - the superbuild's tests: llgo_add_test_program_cases(<name> <ctx> <artifact>) adds, per
-#     engine of the variant (llgo_wasm_engines), <name>.<variant>.<engine>.<ctx>.<case> for every
-#     case and <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree);
-#   - native: llgo_add_go_reference_tests(<name>) adds go-reference.<name>.<native|js-wasm>.<case>:
-#     Debian's Go builds <case>/main.go and must print what the case expects
-#     (tests/harness/check_go_reference.py; js/wasm under Node).
+# and this module builds and registers them in the target build (cmake/wasm-variant), for every
+# target, the host included:
+#   - llgo_wasm_add_test_programs(<cid> RUNTIME <lib>) (fixtures.cmake, per context backend) links
+#     <name>_<cid> from the same runtime libraries as the scheduler fixture, once per output
+#     extension the target's engines run (llgo_wasm_add_program);
+#   - llgo_add_test_program_cases(<name> <ctx>) (LlgoWasmFixtureTests.cmake) adds, per engine that
+#     is not sampled, <name>.<variant>.<engine>.<ctx>.<case> for every case and
+#     <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree);
+# and, in the superbuild's host tree, llgo_add_go_reference_tests(<name>) adds
+# go-reference.<name>.<native|js-wasm>.<case>: Debian's Go builds <case>/main.go and must print what
+# the case expects (tests/harness/check_go_reference.py; js/wasm under Node).
 # A case that does not apply is a skipped ctest case named ...<case>[needs:<requirement>], one
 # held back by a known bug ...<case>[known-bug:<requirement>] (skipped while the bug is there,
-# failing once it is gone); the output says why. Included by both the superbuild and cmake/wasm-variant (no other dependency).
+# failing once it is gone); the output says why. <variant> is the target's display label
+# (`resolve --json`), which the case files' patterns match.
 include_guard(GLOBAL)
 
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -60,44 +61,27 @@ function(llgo_test_program_sources name out)
   set(${out} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# Wasm (cmake/wasm-variant/fixtures.cmake, inside its loop over backends): every declared program
-# as <name>_<cid> (and <name>_<cid>_esm on J32/J64), through llgo_wasm_add_program.
+# The target build (cmake/wasm-variant/fixtures.cmake, inside its loop over backends): every
+# declared program as <name>_<cid>, through llgo_wasm_add_program.
 function(llgo_wasm_add_test_programs cid)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "")
   llgo_test_programs(programs)
-  set(forms ${cid})
-  if(LLGO_WASM_VARIANT MATCHES "^J")
-    list(APPEND forms ${cid}_esm)
-  endif()
   foreach(name IN LISTS programs)
     llgo_test_program_sources(${name} sources)
-    foreach(form IN LISTS forms)
-      llgo_wasm_add_program(${name}_${form} SOURCES ${sources} RUNTIME ${arg_RUNTIME})
-      target_include_directories(${name}_${form} PRIVATE "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness")
-    endforeach()
+    llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
+                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness")
   endforeach()
 endfunction()
 
-# Native: <name>_<ctx> linked with the host runtime library <lib> and the runtime's build flags
-# (sanitizers, coverage).
-function(llgo_native_add_test_program name ctx lib)
-  llgo_test_program_sources(${name} sources)
-  add_executable(${name}_${ctx} ${sources})
-  target_include_directories(${name}_${ctx} PRIVATE "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness")
-  target_link_libraries(${name}_${ctx} PRIVATE ${lib})
-  if(TARGET llgo_runtime_build_flags)
-    target_link_libraries(${name}_${ctx} PRIVATE llgo_runtime_build_flags)
-  endif()
-endfunction()
-
-# The ctest cases of program <name> built for backend <ctx> as <artifact> (J32/J64: without
-# suffix, as llgo_wasm_engines expects). Needs llgo_wasm_engines, LLGO_WASM_CHECK_RUN and
-# LLGO_WASM_VARIANT (cmake/LlgoWasmVariants.cmake). Extra test properties: PROPERTIES ...;
-# extra check_run.py options for every case: CHECK_OPTIONS ...
-function(llgo_add_test_program_cases name ctx artifact)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "" "PROPERTIES;CHECK_OPTIONS")
+# The ctest cases of program <name> built for backend <ctx>, on every engine of the target that is
+# not sampled. Needs the target facts (LlgoWasmTargetFacts.cmake) and llgo_wasm_program_for
+# (fixtures.cmake). Extra test properties: PROPERTIES ...; extra check_run.py options for every
+# case: CHECK_OPTIONS ...
+function(llgo_add_test_program_cases name ctx)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
   get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
-  set(variant ${LLGO_WASM_VARIANT})
+  set(variant ${LLGO_WASM_TARGET_VARIANT})
+  string(REPLACE "-" "_" cid "${ctx}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${case_file}")
   execute_process(
     COMMAND "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/program_cases.py"
@@ -107,12 +91,16 @@ function(llgo_add_test_program_cases name ctx artifact)
     message(FATAL_ERROR "test program ${name}: ${error}")
   endif()
   string(REPLACE "\n" ";" listing "${listing}")
-  llgo_wasm_engines(${variant} "${artifact}" run NO_BROWSER)
-  foreach(engine IN LISTS run_ENGINES)
+  foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(LLGO_WASM_ENGINE_${engine}_SAMPLED)
+      continue()
+    endif()
+    llgo_wasm_program_for(program ${name}_${cid} ${engine})
+    llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
     set(prefix ${name}.${variant}.${engine}.${ctx})
     set(tests ${prefix}.--list)
     add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
-             -- ${run_CMD_${engine}} --list)
+             -- ${command} --list)
     foreach(entry IN LISTS listing)
       if(entry STREQUAL "")
         continue()
@@ -127,7 +115,7 @@ function(llgo_add_test_program_cases name ctx artifact)
         string(APPEND test "[${kind}:${requirement}]")
       endif()
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --timeout 120 ${arg_CHECK_OPTIONS} -- ${run_CMD_${engine}} ${case})
+               --where ${variant}/${ctx} --timeout 120 ${arg_CHECK_OPTIONS} -- ${command} ${case})
       list(APPEND tests ${test})
     endforeach()
     set_tests_properties(${tests} PROPERTIES LABELS "${variant};${engine};${ctx};${name}"
@@ -161,7 +149,7 @@ function(llgo_add_go_reference_tests name)
     set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
         --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
     set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
-    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/native")
+    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/go-native")
     add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"
              --node "${LLGO_WASM_NODE}" --wasm-exec "${go_root}/misc/wasm/wasm_exec.js")
     set_tests_properties(go-reference.${name}.native.${case} go-reference.${name}.js-wasm.${case}

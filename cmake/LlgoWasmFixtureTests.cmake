@@ -1,103 +1,87 @@
-# LlgoWasmFixtureTests.cmake: the scheduler fixture (tests/fixtures/scheduler.c) as ctest cases,
-# one per variant x engine x backend x mode, with the exact expected lines and status. A backend
-# is a context backend in its default stack mode ("asyncify": shared stacks) or in the other one
-# ("asyncify-separate"). Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is
-# also labelled "demo" (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
+# LlgoWasmFixtureTests.cmake: the ctest cases of the target build (cmake/wasm-variant), one per
+# program x engine x context backend x mode, with the exact expected lines and exit status, checked
+# by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
+#   smoke.<variant>.<engine>.exit<status>       the data model and the exit status reach the host
+#   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
+#                                               (tools/run-demo.sh runs those). A backend is a
+#                                               context in a stack mode (fixtures.cmake):
+#                                               "asyncify", "asyncify-separate", ...
+#   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
+#   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
+#                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
+# <variant> is the target's display label; engines, backends and expectations come from the
+# driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
+include(LlgoWasmRunTest)
 include(LlgoTestPrograms)
-llgo_test_programs(_llgo_test_programs)
 
-# The backends each variant's descriptor supports (cmake/wasm-variant builds one fixture each;
-# a missing artifact fails its tests loudly), and those that share one stack.
-set(_llgo_contexts_J32 emscripten-fiber asyncify asyncify-separate)
-set(_llgo_contexts_J64 emscripten-fiber asyncify asyncify-separate)
-set(_llgo_contexts_P1 asyncify asyncify-separate)
-set(_llgo_contexts_P1T pthread)
-set(_llgo_contexts_native ucontext ucontext-separate pthread)
-set(_llgo_shared_stack_backends asyncify ucontext)
+set(_variant "${LLGO_WASM_TARGET_VARIANT}")
+list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
+list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
+list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
 
-# The executable <exe> of this variant as llgo_wasm_engines takes it: a native target's file, a
-# J32/J64 program without its .js/.mjs suffix, a P1/P1T module.
-function(llgo_variant_artifact exe out)
-  if(LLGO_WASM_VARIANT STREQUAL "native")
-    set(${out} "$<TARGET_FILE:${exe}>" PARENT_SCOPE)
-  elseif(LLGO_WASM_VARIANT MATCHES "^J")
-    set(${out} "${LLGO_WASM_VARIANT_BINARY_DIR}/${exe}" PARENT_SCOPE)
-  else()
-    set(${out} "${LLGO_WASM_VARIANT_BINARY_DIR}/${exe}.wasm" PARENT_SCOPE)
-  endif()
-endfunction()
-
-if(LLGO_WASM_VARIANT STREQUAL "native")
-  # Native fixtures link the runtime libraries runtime/CMakeLists.txt builds for the host.
-  set(_llgo_native_lib_ucontext llgo_runtime)
-  set(_llgo_native_lib_ucontext-separate llgo_runtime_separate_stacks)
-  set(_llgo_native_lib_pthread llgo_runtime_pthread)
-  set(_contexts "")
-  foreach(_ctx IN LISTS _llgo_contexts_native)
-    if(NOT TARGET ${_llgo_native_lib_${_ctx}})
-      message(WARNING "runtime library ${_llgo_native_lib_${_ctx}} not defined: no native ${_ctx} fixture")
-      continue()
-    endif()
-    string(REPLACE "-" "_" _cid "${_ctx}")
-    add_executable(scheduler_${_cid} tests/fixtures/scheduler.c)
-    target_link_libraries(scheduler_${_cid} PRIVATE ${_llgo_native_lib_${_ctx}})
-    target_compile_definitions(scheduler_${_cid} PRIVATE LLGO_FIXTURE_PTR=${CMAKE_SIZEOF_VOID_P}
-      LLGO_FIXTURE_LONG=${LLGO_SIZEOF_LONG} LLGO_FIXTURE_SSIZE=${LLGO_SIZEOF_SSIZE_T})
-    if(_ctx STREQUAL "pthread")
-      target_compile_definitions(scheduler_${_cid} PRIVATE LLGO_FIXTURE_THREADED=1)
-    endif()
-    foreach(_program IN LISTS _llgo_test_programs)
-      llgo_native_add_test_program(${_program} ${_cid} ${_llgo_native_lib_${_ctx}})
-    endforeach()
-    list(APPEND _contexts ${_ctx})
+# Smoke: the data model reaches the program as the driver says, and exit status 2 reaches ctest.
+foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+  llgo_wasm_program_for(_program smoke ${_engine})
+  llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+  foreach(_status 0 2)
+    llgo_wasm_add_run_test(NAME smoke.${_variant}.${_engine}.exit${_status}
+      VARIANT ${_variant} ENGINE ${_engine} LABELS smoke
+      COMMAND ${_command} ${_status}
+      EXIT ${_status}
+      STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}" "exiting with ${_status}")
   endforeach()
-  # Go's own output for the cases that mirror a Go program (the plain native preset only: the
-  # sanitizer and coverage presets rebuild the C code, Go does not change).
-  if(NOT LLGO_WASM_SANITIZE AND NOT LLGO_WASM_COVERAGE)
-    foreach(_program IN LISTS _llgo_test_programs)
-      llgo_add_go_reference_tests(${_program})
-    endforeach()
-  endif()
-else()
-  set(_contexts ${_llgo_contexts_${LLGO_WASM_VARIANT}})
-endif()
+endforeach()
 
-foreach(_ctx IN LISTS _contexts)
-  string(REPLACE "-" "_" _cid "${_ctx}")
-  llgo_variant_artifact(scheduler_${_cid} _artifact)
+# The scheduler fixture and the test programs, per backend and engine.
+llgo_test_programs(_llgo_test_programs)
+# SIZE_MAX, and the largest stack a goroutine may ask for with separate stacks: (SIZE_MAX / 4) & ~15.
+if(_ptr EQUAL 4)
+  set(_size_max 4294967295)
+  set(_largest_separate 1073741808)
+else()
+  set(_size_max 18446744073709551615)
+  set(_largest_separate 4611686018427387888)
+endif()
+foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+  string(REPLACE "-" "_" _cid "${_backend}")
+  set(_ctx "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}")
+  set(_largest ${_largest_separate})
+  if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
+    # the shared stack: main's 256 KiB (scheduler.c), or the default stack size when larger
+    set(_largest 262144)
+    if(LLGO_WASM_TARGET_DEFAULT_STACK_SIZE GREATER _largest)
+      set(_largest ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
+    endif()
+  endif()
   if(_ctx STREQUAL "pthread")
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
-    if(LLGO_WASM_VARIANT STREQUAL "native")
-      set(_parked 10000)
-    else()
-      set(_parked 64)
-    endif()
   else()
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
-    set(_parked 10000)
-    if(_ctx IN_LIST _llgo_shared_stack_backends AND NOT LLGO_WASM_VARIANT STREQUAL "native")
-      set(_parked 1000000)
-    endif()
   endif()
-  # The test programs (tests/programs.cmake), one ctest case per program case. The native
-  # coverage preset counts their runs too (its report needs every one).
+  # What fixtures.cmake gave the fixture (LLGO_FIXTURE_PARKED_COUNT lowers the default 10,000).
+  # The test programs, one ctest case per program case. The coverage build counts their runs too
+  # (its report, runtime.coverage in the superbuild, needs every one).
   set(_program_properties "")
   set(_program_checks "")
   if(LLGO_WASM_COVERAGE)
     set(_program_properties FIXTURES_REQUIRED llgo_runtime_cov)
   endif()
   foreach(_program IN LISTS _llgo_test_programs)
-    llgo_variant_artifact(${_program}_${_cid} _program_artifact)
-    llgo_add_test_program_cases(${_program} ${_ctx} "${_program_artifact}"
-      PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+    llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
 
-  llgo_wasm_engines(${LLGO_WASM_VARIANT} "${_artifact}" _fx)
-  foreach(_engine IN LISTS _fx_ENGINES)
-    set(_name fixture.${LLGO_WASM_VARIANT}.${_engine}.${_ctx})
-    llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture demo ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 0
+  get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)
+  set(_parked 10000)
+  if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")
+    set(_parked ${CMAKE_MATCH_1})
+  endif()
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    set(_name fixture.${_variant}.${_engine}.${_backend})
+    llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture demo ${_backend} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"
@@ -106,88 +90,76 @@ foreach(_ctx IN LISTS _contexts)
              "parked 1000 frames deep, every address-taken local intact"
              "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
              "wasm scheduler ok")
-    llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
       STDOUT "worker exiting while main is parked"
       STDERR "fatal error: all goroutines are asleep - deadlock!")
-    llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
       STDOUT "WORKER_RETURNING"
       STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
-    llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
-    # SIZE_MAX, and the largest stack: the shared stack (main's 256 KiB), or (SIZE_MAX / 4) & ~15
-    if(_ptr EQUAL 4)
-      set(_size_max 4294967295)
-      set(_largest 1073741808)
-    else()
-      set(_size_max 18446744073709551615)
-      set(_largest 4611686018427387888)
-    endif()
-    if(_ctx IN_LIST _llgo_shared_stack_backends)
-      set(_largest 262144)
-    endif()
-    llgo_wasm_add_run_test(NAME ${_name}.huge-stack VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.huge-stack VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
       STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
-    if(NOT LLGO_WASM_VARIANT STREQUAL "native" AND NOT _ctx STREQUAL "pthread")
-      # Overflow on wasm lands in memory the context layer owns (its save space and stack), so
-      # it is reported, never a trap. Natively a separate stack has nothing below it to land in.
-      llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-        LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND NOT _ctx STREQUAL "pthread")
+      # Overflow under Asyncify lands in memory the context layer owns (its save space and
+      # stack), so it is reported, never a trap. Natively a separate stack has nothing below it
+      # to land in.
+      llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
         STDOUT "recursing with fat frames"
         STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
-      llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-        LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_STACK_OVERFLOW=1
         STDOUT "recursing past the stack"
         STDERR "fatal error: goroutine 2: stack overflow (the C stack went past its limit)")
     endif()
-  endforeach()
-endforeach()
 
-# P1 at -O0, -O3, ThinLTO and full LTO: the normal run and an unrecovered panic (setjmp/longjmp
-# through Asyncify and exnref) for each build.
-if(LLGO_WASM_VARIANT STREQUAL "P1")
-  foreach(_opt O0 O3 thinlto lto)
-    llgo_wasm_engines(P1 "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_asyncify_${_opt}.wasm" _fx)
-    foreach(_engine IN LISTS _fx_ENGINES)
-      set(_name fixture.P1.${_engine}.asyncify-${_opt})
-      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT P1 ENGINE ${_engine}
-        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 0
+    # The other optimisation levels and LTO builds of a post-link target (fixtures.cmake): the
+    # normal run and an unrecovered panic (setjmp/longjmp through Asyncify and exnref) for each.
+    foreach(_opt O0 O3 thinlto lto)
+      if(NOT TARGET scheduler_${_cid}_${_opt})
+        continue()
+      endif()
+      llgo_wasm_program_for(_program scheduler_${_cid}_${_opt} ${_engine})
+      llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+      set(_name fixture.${_variant}.${_engine}.${_backend}-${_opt})
+      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 0
         STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
-               "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)"
-               "serial lifecycles: 5000 ok" "parked at once: 1000000, readied and finished ok"
+               "${_order}"
+               "serial lifecycles: 5000 ok" "parked at once: ${_parked}, readied and finished ok"
                "parked 1000 frames deep, every address-taken local intact"
                "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
                "wasm scheduler ok")
-      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT P1 ENGINE ${_engine}
-        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_PANIC=1 STDERR "panic: fixture panic in a goroutine")
     endforeach()
   endforeach()
-endif()
+endforeach()
 
-# The final modules themselves (P1: a single-worker module, exnref only; P1T: shared memory).
-if(LLGO_WASM_VARIANT MATCHES "^P1")
-  if(LLGO_WASM_VARIANT STREQUAL "P1")
-    set(_modules scheduler_asyncify scheduler_asyncify_O0 scheduler_asyncify_O3
-                 scheduler_asyncify_thinlto scheduler_asyncify_lto)
-  else()
-    set(_modules scheduler_pthread)
-  endif()
-  foreach(_m IN LISTS _modules)
-    add_test(NAME module.${LLGO_WASM_VARIANT}.${_m}
-      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/tests/harness/check_module.py"
-              --variant ${LLGO_WASM_VARIANT} --wasm-opt "${LLGO_WASM_WASMOPT}"
-              "${LLGO_WASM_VARIANT_BINARY_DIR}/${_m}.wasm")
-    set_tests_properties(module.${LLGO_WASM_VARIANT}.${_m} PROPERTIES LABELS "${LLGO_WASM_VARIANT};module")
+# The final WASI modules the driver linked, read with independent tools (wabt, Binaryen) against
+# what the target's capabilities promise (tests/harness/check_module.py).
+if(LLGO_WASM_DRIVER_LINKED_MODULES)
+  set(_target_json "${CMAKE_BINARY_DIR}/resolved-target.json")
+  file(WRITE "${_target_json}" "${LLGO_WASM_TARGET_JSON}\n")
+  foreach(_module IN LISTS LLGO_WASM_DRIVER_LINKED_MODULES)
+    if(NOT _module MATCHES "^scheduler_")
+      continue()
+    endif()
+    add_test(NAME module.${_variant}.${_module}
+      COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_module.py"
+              --target-json "${_target_json}" --wasm-opt "${LLGO_WASM_WASMOPT}" "$<TARGET_FILE:${_module}>")
+    set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module")
   endforeach()
 endif()
-

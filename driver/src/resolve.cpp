@@ -2,8 +2,8 @@
 #include "llgo_wasm/resolve.hpp"
 
 #include <algorithm>
-#include <array>
 
+#include "descriptor_schema.hpp"
 #include "environment.hpp"
 #include "llgo_wasm/error.hpp"
 #include "suggest.hpp"
@@ -68,73 +68,84 @@ ContextBackend choose_context(const TargetSpec& spec, const Query& query) {
   const std::string* requested = query.context ? &*query.context : non_empty_environment_value(query, kEnvContext);
   if (!requested) return spec.capabilities.context;
   std::string source = query.context ? "--context" : std::string(kEnvContext);
-  std::vector<std::string> supported;
-  for (auto context : spec.capabilities.supported_contexts) supported.emplace_back(to_string(context));
-  auto context = parse_context_backend(*requested);
-  if (!context) {
-    std::vector<std::string> all(context_backend_names().begin(), context_backend_names().end());
+  const std::vector<ContextBackend>& supported = spec.capabilities.supported_contexts;
+  if (std::find(supported.begin(), supported.end(), *requested) != supported.end()) return *requested;
+  // Only now the schema's list of every backend, to tell a typo from an unsupported backend.
+  const std::vector<std::string>& all = detail::DescriptorSchema::embedded().context_backends();
+  if (std::find(all.begin(), all.end(), *requested) == all.end()) {
     throw DriverError(source + "=" + *requested + " is not a context backend" + detail::did_you_mean(*requested, all) +
                       "; target " + spec.name + " supports " + detail::join(supported));
   }
-  const auto& list = spec.capabilities.supported_contexts;
-  if (std::find(list.begin(), list.end(), *context) == list.end()) {
-    throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
-                      detail::join(supported));
-  }
-  return *context;
+  throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
+                    detail::join(supported));
 }
 
-StackMode choose_stacks(const TargetSpec& spec, const Query& query) {
+// The stack mode: --stacks, else LLGO_WASM_STACKS, else the descriptor's default. Only the modes
+// the chosen context can run count (targets/schema.json, $defs/context/x-llgo-stacks): with a
+// context that owns a stack per goroutine the default falls back to the first mode it can run,
+// and asking for another one is an error.
+void choose_stacks(Capabilities& caps, const std::string& target_name, const Query& query) {
+  const std::vector<StackMode> runnable = detail::DescriptorSchema::embedded().context_stacks(caps.context);
+  std::vector<StackMode> usable;
+  for (auto mode : caps.supported_stacks) {
+    if (std::find(runnable.begin(), runnable.end(), mode) != runnable.end()) usable.push_back(mode);
+  }
+  auto names = [](const std::vector<StackMode>& modes) {
+    std::vector<std::string> out;
+    for (auto mode : modes) out.emplace_back(to_string(mode));
+    return detail::join(out);
+  };
   const std::string* requested = query.stacks ? &*query.stacks : non_empty_environment_value(query, kEnvStacks);
-  const ContextBackend context = spec.capabilities.context;
-  const bool can_share = context_supports_shared_stacks(context);
-  if (!requested) return can_share ? spec.capabilities.stacks : StackMode::Separate;
-  std::string source = query.stacks ? "--stacks" : std::string(kEnvStacks);
-  std::vector<std::string> supported;
-  for (auto mode : spec.capabilities.supported_stacks) supported.emplace_back(to_string(mode));
-  auto stacks = parse_stack_mode(*requested);
-  if (!stacks) {
+  if (!requested) {
+    if (std::find(usable.begin(), usable.end(), caps.stacks) == usable.end()) {
+      if (usable.empty()) {
+        throw DriverError("target " + target_name + " supports stacks " + names(caps.supported_stacks) + ", none of which context " +
+                          caps.context + " can run (it runs " + names(runnable) + ")");
+      }
+      caps.stacks = usable.front();
+    }
+    caps.supported_stacks = usable;
+    return;
+  }
+  const std::string source = query.stacks ? "--stacks" : std::string(kEnvStacks);
+  auto mode = parse_stack_mode(*requested);
+  if (!mode) {
     std::vector<std::string> all(stack_mode_names().begin(), stack_mode_names().end());
     throw DriverError(source + "=" + *requested + " is not a stack mode" + detail::did_you_mean(*requested, all) +
-                      "; target " + spec.name + " supports " + detail::join(supported));
+                      "; target " + target_name + " supports " + names(caps.supported_stacks));
   }
-  const auto& list = spec.capabilities.supported_stacks;
-  if (std::find(list.begin(), list.end(), *stacks) == list.end()) {
-    throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
-                      detail::join(supported));
+  if (std::find(caps.supported_stacks.begin(), caps.supported_stacks.end(), *mode) == caps.supported_stacks.end()) {
+    throw DriverError(source + "=" + *requested + " is not supported by target " + target_name + "; it supports " +
+                      names(caps.supported_stacks));
   }
-  if (*stacks == StackMode::Shared && !can_share) {
-    throw DriverError(source + "=shared needs a context backend that can share one stack (asyncify or ucontext); "
-                      "context " + std::string(to_string(context)) + " runs every goroutine on its own stack "
-                      "(choose --context asyncify, or --stacks separate)");
+  if (std::find(usable.begin(), usable.end(), *mode) == usable.end()) {
+    throw DriverError(source + "=" + *requested + " cannot be used with context " + caps.context + ", which runs " +
+                      names(runnable) + " stacks only (choose another --context, or --stacks " + names(usable) + ")");
   }
-  return *stacks;
+  caps.stacks = *mode;
+  caps.supported_stacks = usable;
 }
 
-bool is_unix_goos(std::string_view goos) {
-  // Go's own list (go/build: unixOS).
-  static constexpr std::array<std::string_view, 12> kUnix = {"aix",   "android", "darwin", "dragonfly",
-                                                              "freebsd", "hurd", "illumos", "ios",
-                                                              "linux", "netbsd", "openbsd", "solaris"};
-  return std::find(kUnix.begin(), kUnix.end(), goos) != kUnix.end();
+// The effective value of every variable that selects among this platform's descriptors:
+// what the chosen descriptor requires, else the unset meaning. A resolved target loaded
+// again keeps the environment it records.
+std::map<std::string, std::string> effective_environment(const DescriptorSet& descriptors,
+                                                         const TargetDescriptor& descriptor) {
+  if (descriptor.recorded_environment) return *descriptor.recorded_environment;
+  std::map<std::string, std::string> environment;
+  for (const auto& other : descriptors.targets()) {
+    if (other.spec.goos != descriptor.spec.goos || other.spec.goarch != descriptor.spec.goarch) continue;
+    for (const auto& [name, value] : other.required_environment) {
+      auto required = descriptor.required_environment.find(name);
+      environment[name] = required != descriptor.required_environment.end()
+                              ? required->second
+                              : std::string(detail::wasi_threads_variable().unset_means);
+    }
+  }
+  return environment;
 }
 
 }  // namespace
-
-std::vector<std::string> resolved_build_tags(const TargetSpec& spec) {
-  std::vector<std::string> tags;
-  tags.reserve(spec.build_tags.size() + 5);
-  tags = spec.build_tags;
-  tags.push_back(spec.goos);
-  tags.push_back(spec.goarch);
-  tags.push_back("llgo");
-  if (is_unix_goos(spec.goos)) tags.push_back("unix");
-  tags.push_back(context_build_tag(spec.capabilities.context));
-  tags.push_back(stacks_build_tag(spec.capabilities.stacks));
-  std::sort(tags.begin(), tags.end());
-  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
-  return tags;
-}
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
   // Checked whatever the target: a typo here must never silently mean "0".
@@ -186,18 +197,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
     descriptor = &find_platform_default(descriptors, goos, goarch, query);
   }
 
-  // The effective value of every variable that selects among this platform's
-  // descriptors: what the chosen descriptor requires, else the unset meaning.
-  std::map<std::string, std::string> environment;
-  for (const auto& other : descriptors.targets()) {
-    if (other.spec.goos != descriptor->spec.goos || other.spec.goarch != descriptor->spec.goarch) continue;
-    for (const auto& [name, value] : other.required_environment) {
-      auto required = descriptor->required_environment.find(name);
-      environment[name] = required != descriptor->required_environment.end()
-                              ? required->second
-                              : std::string(detail::wasi_threads_variable().unset_means);
-    }
-  }
+  std::map<std::string, std::string> environment = effective_environment(descriptors, *descriptor);
   const std::string* said_wasi_threads = non_empty_environment_value(query, kEnvWasiThreads);
   if (auto effective = environment.find(std::string(kEnvWasiThreads));
       said_wasi_threads && effective != environment.end() && effective->second != wasi_threads) {
@@ -206,8 +206,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
-  spec.capabilities.stacks = choose_stacks(spec, query);
-  spec.build_tags = resolved_build_tags(spec);
+  choose_stacks(spec.capabilities, spec.name, query);
   return ResolvedTarget{
       .spec = std::move(spec),
       .goos_origin = goos_origin,

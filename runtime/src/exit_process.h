@@ -2,7 +2,7 @@
 /*
  * exit_process.h - runtime-internal: how the runtime ends the program with a
  * status (a fatal error, an unrecovered panic; on Emscripten also main's
- * status, proc_wasm.c): libc's exit, which flushes stdio, runs atexit handlers
+ * status, platform_wasm.c): libc's exit, which flushes stdio, runs atexit handlers
  * and ends in WASI proc_exit or the host's.
  *
  * Emscripten: while an Asyncify sleep keeps the runtime alive - always the

@@ -1,9 +1,9 @@
 //llgo:build !llgo.context_pthread
 /*
  * scheduler.h - runtime-internal interface of the backend-neutral single-worker
- * scheduler (scheduler.c): what its thin per-platform host files (proc_wasip1.c,
- * proc_wasm.c, proc_single_native.c) provide, the re-enterable host loop and its
- * idle hook, plus test-only hooks.
+ * scheduler (scheduler.c): what its thin per-platform host files
+ * (platform_wasm.c, platform_native.c) provide, the re-enterable host loop and
+ * its idle hook, plus test-only hooks.
  */
 #ifndef LLGO_SCHEDULER_H
 #define LLGO_SCHEDULER_H

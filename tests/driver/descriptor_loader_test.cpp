@@ -93,7 +93,7 @@ TEST(DescriptorLoader, ScalarsOverrideAndListsAppendInOrder) {
   EXPECT_EQ(spec.cflags.back(), "-DEXTRA=1");
   EXPECT_EQ(spec.build_tags, (std::vector<std::string>{"nogc", "mytag"}));
   EXPECT_EQ(spec.triple, parent.triple);
-  EXPECT_EQ(spec.variant, Variant::P1);
+  EXPECT_EQ(spec.variant, "P1");
   EXPECT_EQ(descriptor.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json",
                                                          "targets/wasip1.json", "custom/x.json"}));
   // Identity keys are not inherited: a descendant of a platform default is not one.
@@ -175,7 +175,7 @@ TEST(DescriptorLoader, RejectsDefaultContextOutsideSupportedList) {
 TEST(DescriptorLoader, StacksCapability) {
   EXPECT_TRUE(fails_with(
       [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared"}}})"); },
-      {"stacks \"shared\" needs a context backend that can share one stack", "supports only pthread"}));
+      {"stacks \"shared\" needs a context backend that can run it", "supports only pthread"}));
   EXPECT_TRUE(fails_with(
       [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared", "supported": ["separate"]}}})"); },
       {"default stacks \"shared\" is not among the supported ones (separate)"}));

@@ -6,7 +6,7 @@
 // and the exit go through the same channel, so the runner sees them in program order.
 //   kind 'emscripten'  module is an Emscripten ES-module build (.mjs, EXPORT_ES6 + MODULARIZE):
 //                      imported, started with arguments and an environment (Module.env, read by
-//                      tests/runners/emscripten-env-pre.js); its status comes from onExit.
+//                      runtime/emscripten/host_environment_pre.js); its status comes from onExit.
 //   kind 'wasi'        module is a WASI preview 1 command (.wasm), run on the main thread through
 //                      @bjorn3/browser_wasi_shim: argv, environ, stdout/stderr, proc_exit.
 // Statuses the harness itself gives (as tests/runners/run-wasi.mjs does): 126 when the module

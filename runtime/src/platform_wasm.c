@@ -1,24 +1,33 @@
-//llgo:build wasip1 && llgo.context_asyncify
+//llgo:build wasm && !llgo.context_pthread
 /*
- * proc_wasip1.c - host file of the single-worker scheduler on WASI preview 1
- * (P1, raw Asyncify contexts): goroutine memory comes from the libc heap.
- * The program's C `main` calls llgo_run_main, which stays on the system stack
- * (the module's __stack_pointer region) and runs the host loop.
- * No threads, no shared memory: the module imports only WASI functions.
+ * platform_wasm.c - the single-worker scheduler's platform hooks on
+ * WebAssembly (WASI and Emscripten alike, whatever the context backend):
+ * goroutine storage comes from the libc heap, which may grow. The program's
+ * C `main` calls llgo_run_main, which stays on the system stack and runs the
+ * host loop.
  *
- * Growing in large steps: wasi-libc's malloc grows linear memory by what each
- * request needs (a 64 KiB page at a time), and every memory.grow costs Node
+ * Under Emscripten main's status ends the program here instead of returning
+ * from the C `main`: with Emscripten Fibers the first switch unwinds the host
+ * entry (`main`) to JavaScript and the host is later resumed from
+ * Emscripten's fiber trampoline, which drops `main`'s return value, and the
+ * runtime is kept alive, so neither Node's exit code nor a page's
+ * Module.onExit would see the status. On WASI it is returned to `main`.
+ *
+ * Growing in large steps (WASI): wasi-libc's malloc grows linear memory by what
+ * each request needs (a 64 KiB page at a time), and every memory.grow costs Node
  * milliseconds, so parking a million goroutines would mean thousands of grows.
  * Before the runtime's allocations outrun what the heap is known to have free,
  * it grows the heap once by a sixteenth of its size (at least 4 MiB): malloc
  * and free a block that large, which leaves it as free space at the top (this
  * malloc never gives memory back). Linear memory then exceeds what is in use
- * by at most that step.
+ * by at most that step. Emscripten's heap already grows geometrically.
  */
+#include "exit_process.h"
 #include "scheduler.h"
 
 #include <stdlib.h>
 
+#ifndef __EMSCRIPTEN__
 #define LLGO_HEAP_STEP_MIN ((size_t)4 << 20)
 
 static size_t headroom; /* bytes the runtime may still take without growing memory */
@@ -36,20 +45,33 @@ static void grow_heap_for(size_t size) {
     headroom = step;
   }
 }
+#endif
 
 void *llgo_platform_alloc(size_t size, void *user) {
   (void)user;
+#ifndef __EMSCRIPTEN__
   if (size + 16 > headroom) {
     grow_heap_for(size + 16);
   }
   headroom = size + 16 > headroom ? 0 : headroom - (size + 16);
+#endif
   return aligned_alloc(16, size);
 }
 
 void llgo_platform_free(void *memory, size_t size, void *user) {
   (void)user;
+#ifndef __EMSCRIPTEN__
   headroom += size;
+#else
+  (void)size;
+#endif
   free(memory);
 }
 
-int llgo_platform_main_returned(int status) { return status; }
+int llgo_platform_main_returned(int status) {
+#ifdef __EMSCRIPTEN__
+  llgo_exit_process(status);
+#else
+  return status;
+#endif
+}

@@ -19,7 +19,9 @@ struct Location {
 
   bool known() const { return line > 0; }
   // "file:line:col", or just "file" when the position is unknown.
-  std::string to_string() const;
+  std::string to_string() const {
+    return known() ? file + ":" + std::to_string(line) + ":" + std::to_string(column) : file;
+  }
   bool operator==(const Location&) const = default;
 };
 
@@ -29,6 +31,14 @@ class DriverError : public std::runtime_error {
   // Prefixes the message with "file:line:col: ".
   DriverError(const Location& where, const std::string& message)
       : std::runtime_error(where.to_string() + ": " + message) {}
+};
+
+// A required key is absent from a target's JSON. `path` names it dotted ("capabilities.eh"),
+// so the descriptor loader can say which key a concrete descriptor fails to set.
+class MissingFieldError : public DriverError {
+ public:
+  MissingFieldError(std::string path, const std::string& message) : DriverError(message), path(std::move(path)) {}
+  std::string path;
 };
 
 }  // namespace llgo_wasm

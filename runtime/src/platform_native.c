@@ -1,8 +1,9 @@
 //llgo:build !wasm && llgo.context_ucontext
 /*
- * proc_single_native.c - host file of the single-worker scheduler on a native
- * OS (context backend ucontext): where goroutine storage comes from. It exists
- * so the scheduler can be unit-tested natively, with coverage and sanitizers.
+ * platform_native.c - the single-worker scheduler's platform hooks on a
+ * native OS (context backend ucontext): goroutine storage from the libc heap,
+ * main's status returned to `main`. It exists so the scheduler can be
+ * unit-tested natively, with coverage and sanitizers.
  * Test hook: llgo_test_fail_allocations_after(n) makes the n+1-th and later
  * storage allocations fail (n < 0 turns failure injection off).
  */
