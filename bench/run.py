@@ -233,8 +233,8 @@ def link_p1_other_backend(inputs, out_dir, node, wasi_runner):
     output = out_dir / f"bench_runtime_{inputs['backend'].replace('-', '_')}.wasm"
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
-        run([inputs["driver"], "link", "--target", inputs["target"], "--context", inputs["context"], "-O2",
-             "-o", str(output)] + link_inputs)
+        run([inputs["driver"], "link", "--target", inputs["target"], "--context", inputs["context"],
+             "--stacks", inputs["stacks"], "-O2", "-o", str(output)] + link_inputs)
     except BenchError as error:
         add_missing("P1 runtime benchmarks", "P1", inputs["backend"], "-", f"link failed: {error}")
         return None
@@ -247,7 +247,8 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
     driver = inputs["driver"]
     objects = inputs["objects"].split("|")
     link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
-    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "-O2"]
+    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "--stacks", inputs["stacks"],
+            "-O2"]
     out_dir.mkdir(parents=True, exist_ok=True)
     programs = {}
     for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"])):
