@@ -205,10 +205,15 @@ AsyncifyAnalysis analyse_asyncify(const WasmModuleSummary& module, const Asyncif
   std::vector<bool> switching(total), signature_done(signature_ids.size());
   bool table_calls_switch = false;
   std::deque<uint32_t> work;
+  auto declared_non_switching = [&](uint32_t function) {
+    const std::string& name = result.binaryen_names[function];
+    return !name.empty() && matches_any(options.never_switch, name);
+  };
   auto mark = [&](uint32_t function) {
     if (switching[function]) return;
     if (function < imports && roles[function] != ImportRole::table_call) return;  // other imports never switch
     if (bottom_most[function]) return;
+    if (function >= imports && declared_non_switching(function)) return;
     switching[function] = true;
     work.push_back(function);
   };

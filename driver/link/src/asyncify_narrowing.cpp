@@ -1,6 +1,7 @@
 // Binaryen arguments from the call-graph analysis (see asyncify_narrowing.hpp).
 #include "llgo_wasm/asyncify_narrowing.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -39,6 +40,12 @@ std::string asyncify_imports_argument(const std::vector<std::string>& switch_imp
   return "--pass-arg=asyncify-imports@" + list;
 }
 
+std::string asyncify_removelist_argument(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ",") + name;
+  return "--pass-arg=asyncify-removelist@" + list;
+}
+
 std::string AsyncifyNarrowingReport::summary() const {
   char line[512];
   if (!analysed) {
@@ -62,18 +69,29 @@ AsyncifyNarrowingReport plan_asyncify_arguments(const std::string& module_path, 
   arguments = {"--asyncify", asyncify_imports_argument(request.switch_imports)};
   try {
     WasmModuleSummary module = read_wasm_module_file(module_path);
-    AsyncifyAnalysis analysis = analyse_asyncify(module, {request.switch_imports, request.table_call_imports});
+    AsyncifyAnalysis analysis =
+        analyse_asyncify(module, {request.switch_imports, request.table_call_imports, request.never_switch});
     report = report_of(analysis);
     if (!report.asyncify_needed) {
       arguments.clear();
-    } else if (std::vector<std::string> removable = analysis.removable_names(); !removable.empty()) {
-      write_list_file(list_path, removable);
-      arguments.push_back("--pass-arg=asyncify-removelist@@" + list_path);
+    } else {
+      // The declared names first (patterns a name check cannot vouch for), then the analysis's.
+      std::vector<std::string> listed = request.never_switch;
+      for (auto& name : analysis.removable_names()) {
+        if (std::find(listed.begin(), listed.end(), name) == listed.end()) listed.push_back(std::move(name));
+      }
+      if (!listed.empty()) {
+        write_list_file(list_path, listed);
+        arguments.push_back("--pass-arg=asyncify-removelist@@" + list_path);
+      }
     }
   } catch (const WasmDecodeError& error) {
     report.fallback_reason = std::string("cannot read the module: ") + error.what();
   } catch (const AsyncifyAnalysisError& error) {
     report.fallback_reason = error.what();
+  }
+  if (!report.analysed && !request.never_switch.empty()) {
+    arguments.push_back(asyncify_removelist_argument(request.never_switch));  // Binaryen decides the rest
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

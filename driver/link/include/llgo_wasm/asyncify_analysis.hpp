@@ -47,6 +47,9 @@ struct AsyncifyAnalysisOptions {
   std::vector<std::string> switch_imports;
   // Patterns of imports that call a table entry chosen by their first argument (invoke_*).
   std::vector<std::string> table_call_imports;
+  // Patterns of defined functions declared never to switch (a remove-list the caller was given):
+  // like Binaryen, the walk neither marks them nor goes on to their callers through them.
+  std::vector<std::string> never_switch;
 };
 
 struct AsyncifyAnalysis {

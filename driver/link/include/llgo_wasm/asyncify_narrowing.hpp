@@ -21,6 +21,8 @@ struct AsyncifyAnalysis;
 struct AsyncifyNarrowingRequest {
   std::vector<std::string> switch_imports;      // "module.name" patterns of switching imports
   std::vector<std::string> table_call_imports;  // imports that call table entries (invoke_*)
+  std::vector<std::string> never_switch;        // functions declared non-switching (the descriptor's
+                                                // asyncify-removelist): listed, and not propagated through
 };
 
 struct AsyncifyNarrowingReport {
@@ -56,5 +58,7 @@ void write_list_file(const std::string& path, const std::vector<std::string>& li
 
 // "--pass-arg=asyncify-imports@a.b,c.d"
 std::string asyncify_imports_argument(const std::vector<std::string>& switch_imports);
+// --pass-arg=asyncify-removelist@a,b,... for names given inline (the descriptor's list).
+std::string asyncify_removelist_argument(const std::vector<std::string>& names);
 
 }  // namespace llgo_wasm
