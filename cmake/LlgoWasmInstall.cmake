@@ -79,8 +79,9 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/install/LlgoWasmConfi
   "${CMAKE_CURRENT_BINARY_DIR}/LlgoWasmConfig.cmake"
   INSTALL_DESTINATION "${LLGO_WASM_INSTALL_CMAKEDIR}"
   PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR LLGO_WASM_INSTALL_ROOT)
-# 0.x: a minor version may change the interface.
-write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/LlgoWasmConfigVersion.cmake" COMPATIBILITY SameMinorVersion)
+# 0.x: a minor version may change the interface. ARCH_INDEPENDENT: the package holds host libraries
+# and WebAssembly runtimes; a wasm32 or wasm64 build finds it as a 64-bit host build does.
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/LlgoWasmConfigVersion.cmake" COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/LlgoWasmConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/LlgoWasmConfigVersion.cmake"
   DESTINATION "${LLGO_WASM_INSTALL_CMAKEDIR}")
 

@@ -11,7 +11,8 @@
 #     toolchain must be the target's (its toolchain file): pointer sizes are checked.
 #   llgo_wasm_run_command(<out> <executable> [ENGINE <engine>])
 #     the argv that runs <executable> under one of its target's engines (default: the first whose
-#     output extension is the program's); generator expressions inside, for add_test(COMMAND).
+#     output extension is the program's, engines without labels first: `browser` ones need
+#     LLGO_WASM_NODE_MODULES, docs/browser.md); generator expressions inside, for add_test(COMMAND).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmTargetFacts.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmLink.cmake")
@@ -62,10 +63,15 @@ function(llgo_wasm_run_command out executable)
   endif()
   llgo_wasm_read_target("${_target}" CONTEXT "${_context}")
   if(NOT arg_ENGINE)
+    # Plain engines before labelled ones (a browser needs more than the engine's tool).
     foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
       if("${LLGO_WASM_ENGINE_${_engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
-        set(arg_ENGINE "${_engine}")
-        break()
+        if(NOT LLGO_WASM_ENGINE_${_engine}_LABELS)
+          set(arg_ENGINE "${_engine}")
+          break()
+        elseif(NOT arg_ENGINE)
+          set(arg_ENGINE "${_engine}")
+        endif()
       endif()
     endforeach()
   endif()
