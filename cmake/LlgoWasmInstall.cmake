@@ -41,6 +41,12 @@ install(TARGETS llgo-wasm llgo_wasm_shared llgo_wasm_static EXPORT LlgoWasmTarge
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" NAMELINK_COMPONENT Unspecified
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+# `--strip` (and CPack) strips executables and shared libraries only; the static library's debug
+# information names this machine's source tree, so it goes too.
+install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+  execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:llgo_wasm_static>\" COMMAND_ERROR_IS_FATAL ANY)
+endif()")
 install(EXPORT LlgoWasmTargets NAMESPACE LlgoWasm:: DESTINATION "${LLGO_WASM_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/driver/include/llgo_wasm.h" "${PROJECT_SOURCE_DIR}/runtime/include/llgo_runtime.h"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
