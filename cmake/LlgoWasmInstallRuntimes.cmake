@@ -9,6 +9,7 @@
 # --prefix, a moved prefix and CPack's staging all reach them unchanged.
 include_guard(GLOBAL)
 include(ExternalProject)
+include(LlgoWasmToolchainPaths)   # LLGO_WASM_TOOLCHAIN_DIR, passed on to the toolchain files
 
 set(LLGO_WASM_INSTALL_RUNTIMES "" CACHE STRING
     "Runtimes `cmake --install` installs: <target>=<toolchain file> entries (CMakePresets.json, preset install)")
