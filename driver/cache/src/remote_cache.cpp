@@ -157,12 +157,15 @@ bool RemoteCache::has_entry(std::string_view key) {
   return status == 200;
 }
 
+void RemoteCache::put(const std::string& path, Body& body) {
+  long status = request("PUT", path, body);
+  if (status < 200 || status >= 300) unexpected("PUT", path, status);
+}
+
 void RemoteCache::put_entry(std::string_view key, const std::string& text) {
   Body body;
   body.text = &text;
-  std::string path = "/ac/" + std::string(key);
-  long status = request("PUT", path, body);
-  if (status < 200 || status >= 300) unexpected("PUT", path, status);
+  put("/ac/" + std::string(key), body);
 }
 
 RemoteCache::BlobFetch RemoteCache::get_blob(std::string_view digest, CacheStore& store) {
@@ -180,20 +183,10 @@ RemoteCache::BlobFetch RemoteCache::get_blob(std::string_view digest, CacheStore
   return blob->commit(digest) ? BlobFetch::stored : BlobFetch::corrupted;
 }
 
-bool RemoteCache::has_blob(std::string_view digest) {
-  Body body;
-  std::string path = "/cas/" + std::string(digest);
-  long status = request("HEAD", path, body);
-  if (status != 200 && status != 404) unexpected("HEAD", path, status);
-  return status == 200;
-}
-
 void RemoteCache::put_blob(std::string_view digest, const std::filesystem::path& file) {
   Body body;
   body.file = &file;
-  std::string path = "/cas/" + std::string(digest);
-  long status = request("PUT", path, body);
-  if (status < 200 || status >= 300) unexpected("PUT", path, status);
+  put("/cas/" + std::string(digest), body);
 }
 
 }  // namespace llgo_wasm

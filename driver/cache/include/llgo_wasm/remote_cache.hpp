@@ -1,6 +1,6 @@
 // A client of the Bazel HTTP remote-cache protocol, on libcurl:
 //   GET|HEAD|PUT <base>/ac/<key>       action entries (our cache_entry.hpp JSON)
-//   GET|HEAD|PUT <base>/cas/<sha256>   blobs
+//   GET|PUT <base>/cas/<sha256>        blobs
 // 200 is a hit, 404 a miss; anything else, and any transport failure, is a RemoteCacheError
 // after the bounded retries. Every request has a connect timeout and a stall timeout (the
 // transfer aborts when less than one byte moved during `timeout`), so a hanging server costs at
@@ -54,7 +54,6 @@ class RemoteCache {
   // Streams /cas/<digest> into `store` (through a BlobWriter, which verifies the digest):
   // stored, missing (404) or corrupted (the bytes hash differently; nothing is stored).
   BlobFetch get_blob(std::string_view digest, CacheStore& store);
-  bool has_blob(std::string_view digest);
   void put_blob(std::string_view digest, const std::filesystem::path& file);
 
   const RemoteTransferCounts& counts() const { return counts_; }
@@ -66,6 +65,7 @@ class RemoteCache {
   struct Body;
   long request(const char* method, const std::string& path, Body& body);
   long attempt(const char* method, const std::string& url, Body& body, std::string& failure);
+  void put(const std::string& path, Body& body);
 
   RemoteCacheOptions options_;
   void* curl_;  // CURL*, reused so connections are kept alive between requests
