@@ -312,6 +312,7 @@ class CacheCommandTest(unittest.TestCase):
         self.assertEqual((stats["entries"], stats["blobs"]), (1, 1))
         self.assertEqual(json.loads(self.client.run("trim", "--max-size", "1", "--json").stdout)["removed-entries"], 1)
         trace = os.path.join(self.work, "trace.jsonl")
+        self.assertEqual(self.client.run("put", key, "--output", path).returncode, 0)  # trimmed above
         self.client.run("get", key, "--dest", os.path.join(self.work, "out"), trace=trace)
         self.client.run("get", key_of("absent"), "--dest", os.path.join(self.work, "out"), trace=trace)
         lines = [json.loads(line) for line in open(trace)]
