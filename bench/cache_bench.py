@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "cache"))
 from nginx_dav import NginxDav  # noqa: E402
-from runtime_build import build_runtime  # noqa: E402
+from runtime_build import build_runtime_of_preset  # noqa: E402
 
 
 def phase(name, clone, presets, cli, remote):
@@ -40,7 +40,7 @@ def phase(name, clone, presets, cli, remote):
     trace = clone.parent / (clone.name + "-trace.jsonl")
     total = {"wall": 0.0, "configure": 0.0, "compile": 0.0, "cache": 0.0, "down": 0, "up": 0, "hits": 0, "misses": 0}
     for preset in presets:
-        result = build_runtime(clone, preset, cli, remote, cache_dir, trace)
+        result = build_runtime_of_preset(clone, preset, cli, remote, cache_dir, trace)
         total["wall"] += result.seconds
         total["configure"] += result.configure_seconds
         total["compile"] += result.seconds - result.configure_seconds

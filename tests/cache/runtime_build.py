@@ -37,19 +37,24 @@ class RuntimeBuild:
     warnings: list = field(default_factory=list)
 
 
-def build_runtime(checkout, preset, cli, remote, cache_dir, trace=None):
-    """`trace`: a file for LLGO_WASM_CACHE_TRACE (one JSON line per cache command)."""
-    checkout = Path(checkout)
+def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None):
     variables = preset_settings(checkout, preset)
-    build = checkout / "build" / ("cache-" + preset)
+    return build_runtime(checkout, variables["LLGO_WASM_TARGET"], variables.get("LLGO_WASM_TARGET_TOOLCHAIN_FILE"),
+                         variables.get("CMAKE_BUILD_TYPE", "RelWithDebInfo"), cli, remote, cache_dir, trace)
+
+
+def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_dir, trace=None):
+    """`toolchain`: a toolchain file, absolute or relative to the checkout ("${sourceDir}/" allowed),
+    or None for the host compiler; `trace`: a file for LLGO_WASM_CACHE_TRACE."""
+    checkout = Path(checkout)
+    build = checkout / "build" / ("cache-" + Path(target).stem)
     args = ["cmake", "-S", str(checkout / "cmake" / "wasm-variant"), "-B", str(build), "-G", "Ninja",
-            "-DLLGO_WASM_TARGET=" + variables["LLGO_WASM_TARGET"], "-DLLGO_WASM_SOURCE_ROOT=" + str(checkout),
-            "-DLLGO_WASM_DRIVER=" + str(cli), "-DCMAKE_BUILD_TYPE=" + variables.get("CMAKE_BUILD_TYPE", "RelWithDebInfo"),
+            "-DLLGO_WASM_TARGET=" + target, "-DLLGO_WASM_SOURCE_ROOT=" + str(checkout),
+            "-DLLGO_WASM_DRIVER=" + str(cli), "-DCMAKE_BUILD_TYPE=" + build_type,
             "-DLLGO_WASM_PACKAGE_CACHE=ON", "-DLLGO_WASM_REMOTE_CACHE=" + remote,
             "-DLLGO_WASM_CACHE_DIR=" + str(cache_dir), "-DLLGO_WASM_BROWSER_TESTS=OFF"]
-    toolchain = variables.get("LLGO_WASM_TARGET_TOOLCHAIN_FILE")
     if toolchain:
-        args.append("-DCMAKE_TOOLCHAIN_FILE=" + toolchain.replace("${sourceDir}", str(checkout)))
+        args.append("-DCMAKE_TOOLCHAIN_FILE=" + str(checkout / toolchain.replace("${sourceDir}/", "")))
     env = {k: v for k, v in os.environ.items()
            if k not in ("LLGO_WASM_CACHE_DIR", "LLGO_WASM_CACHE_MAX_SIZE", "LLGO_WASM_REMOTE_CACHE", "LLGO_WASM_CACHE_TRACE")}
     if trace:
@@ -58,14 +63,14 @@ def build_runtime(checkout, preset, cli, remote, cache_dir, trace=None):
     configure = subprocess.run(args, capture_output=True, text=True, env=env)
     configured = time.monotonic()
     if configure.returncode != 0:
-        raise RuntimeError(f"{preset}: configure failed:\n{configure.stdout[-3000:]}\n{configure.stderr[-3000:]}")
+        raise RuntimeError(f"{target}: configure failed:\n{configure.stdout[-3000:]}\n{configure.stderr[-3000:]}")
     listing = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True,
                              check=True).stdout
     targets = sorted({m.group(1) for m in re.finditer(r"^(llgo_(?:runtime|wasmcontext)_\w+): phony", listing, re.M)})
     if targets:
         done = subprocess.run(["ninja", "-C", str(build), "-j2", *targets], capture_output=True, text=True, env=env)
         if done.returncode != 0:
-            raise RuntimeError(f"{preset}: build failed:\n{done.stdout[-3000:]}")
+            raise RuntimeError(f"{target}: build failed:\n{done.stdout[-3000:]}")
         if re.search(r"warning: ", done.stdout):
             configure.stderr += "\n".join(re.findall(r"llgo-wasm: warning: .*", done.stdout))
     return RuntimeBuild(build, time.monotonic() - started, configured - started, len(re.findall(r"package cache hit", configure.stdout)),

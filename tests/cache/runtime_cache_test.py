@@ -3,7 +3,7 @@ a first checkout with an empty local cache compiles the runtime libraries and st
 second checkout (a copy of the runtime and the build files, another path) with its own empty
 local cache compiles nothing: every library is a remote hit, byte for byte what the first built.
 
-usage: runtime_cache_test.py --cli path/to/llgo-wasm --preset native
+usage: runtime_cache_test.py --cli path/to/llgo-wasm --target NAME [--toolchain-file FILE]
 """
 
 import argparse
@@ -39,12 +39,16 @@ class RuntimeCacheTest(unittest.TestCase):
         server = NginxDav().start()
         try:
             remote = server.url("/team")
-            first = build_runtime(checkout_copy(work / "a"), OPTIONS.preset, OPTIONS.cli, remote, work / "cache-a")
+            def build(name):
+                return build_runtime(checkout_copy(work / name), OPTIONS.target, OPTIONS.toolchain_file,
+                                     "RelWithDebInfo", OPTIONS.cli, remote, work / ("cache-" + name))
+
+            first = build("a")
             self.assertGreater(first.misses, 0)
             self.assertEqual(first.hits, 0)
             self.assertTrue(first.targets, "nothing was compiled on a cold cache")
             self.assertEqual(first.warnings, [])
-            second = build_runtime(checkout_copy(work / "b"), OPTIONS.preset, OPTIONS.cli, remote, work / "cache-b")
+            second = build("b")
             self.assertEqual((second.hits, second.misses), (first.misses, 0))
             self.assertEqual(second.targets, [], "a library was compiled although its key hit")
             self.assertEqual(second.warnings, [])
@@ -61,7 +65,8 @@ class RuntimeCacheTest(unittest.TestCase):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
-    parser.add_argument("--preset", default="native")
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--toolchain-file", help="relative to the checkout; none: the host compiler")
     OPTIONS, rest = parser.parse_known_args()
     OPTIONS.cli = os.path.abspath(OPTIONS.cli)
     unittest.main(argv=[sys.argv[0], "-v", *rest])
