@@ -1,6 +1,7 @@
 # LlgoWasmInstall.cmake: what `cmake --install` puts in a prefix, all of it relocatable (every path
 # inside is found relative to the file that names it; docs/install.md):
 #   bin/llgo-wasm                              the CLI (finds share/llgo-wasm from its own location)
+#   bin/llgo-wasm-cache                        its `cache` command (linked with libcurl)
 #   lib/libllgo_wasm.so.0 (SONAME), .so.0.1.0  the C API, shared; lib/libllgo_wasm.a, static
 #   include/llgo_wasm.h, include/llgo_runtime.h
 #   lib/llgo-wasm/<target>/<context>/*.a       runtimes of LLGO_WASM_INSTALL_RUNTIMES
@@ -22,12 +23,13 @@ set(LLGO_WASM_INSTALL_ROOT "${CMAKE_INSTALL_DATADIR}/llgo-wasm")
 set(LLGO_WASM_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/LlgoWasm")
 
 # The C API as a static library: the shared library's objects and the vocabulary's, so it needs
-# nothing of this build; a program that links it links libcrypto and the C++ runtime too.
+# nothing of this build; a program that links it links libcrypto, libcurl (the package cache's
+# remote backend) and the C++ runtime too.
 add_library(llgo_wasm_static STATIC
   $<TARGET_OBJECTS:llgo_wasm_driver_core> $<TARGET_OBJECTS:llgo_wasm_driver_objects>
-  $<TARGET_OBJECTS:llgo_wasm_vocabulary>)
+  $<TARGET_OBJECTS:llgo_wasm_cache_objects> $<TARGET_OBJECTS:llgo_wasm_vocabulary>)
 set_target_properties(llgo_wasm_static PROPERTIES OUTPUT_NAME llgo_wasm LINKER_LANGUAGE CXX)
-target_link_libraries(llgo_wasm_static INTERFACE $<INSTALL_INTERFACE:crypto>)
+target_link_libraries(llgo_wasm_static INTERFACE $<INSTALL_INTERFACE:crypto> $<INSTALL_INTERFACE:curl>)
 target_include_directories(llgo_wasm_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
 # The shared library's include directory is the source tree's; installed, it is include/.
@@ -37,6 +39,8 @@ set_target_properties(llgo_wasm_shared PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES "$<BUILD_INTERFACE:${_llgo_include_dirs}>;$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 set_target_properties(llgo_wasm_static PROPERTIES EXPORT_NAME llgo_wasm_static)
 
+# llgo-wasm-cache: `llgo-wasm cache ...` runs it from beside itself (docs/cache.md).
+install(TARGETS llgo-wasm-cache RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(TARGETS llgo-wasm llgo_wasm_shared llgo_wasm_static EXPORT LlgoWasmTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" NAMELINK_COMPONENT Unspecified

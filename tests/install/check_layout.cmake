@@ -13,7 +13,7 @@ macro(problem text)
   list(APPEND problems "${text}")
 endmacro()
 
-foreach(file bin/llgo-wasm ${LIBDIR}/libllgo_wasm.so ${LIBDIR}/libllgo_wasm.so.0 ${LIBDIR}/libllgo_wasm.a include/llgo_wasm.h
+foreach(file bin/llgo-wasm bin/llgo-wasm-cache ${LIBDIR}/libllgo_wasm.so ${LIBDIR}/libllgo_wasm.so.0 ${LIBDIR}/libllgo_wasm.a include/llgo_wasm.h
              include/llgo_runtime.h share/llgo-wasm/targets/wasm.json share/llgo-wasm/targets/schema.json
              share/llgo-wasm/cmake/toolchains/wasip1.cmake share/llgo-wasm/cmake/Platform/WASI.cmake
              share/llgo-wasm/cmake/LlgoWasmInstallLayout.cmake ${LIBDIR}/cmake/LlgoWasm/LlgoWasmConfig.cmake

@@ -22,8 +22,10 @@ execute_process(COMMAND dpkg-deb --field "${deb}" Package Version Architecture D
   OUTPUT_VARIABLE fields RESULT_VARIABLE rc)
 message(STATUS "${deb}:\n${fields}")
 set(problems "")
-# dpkg-shlibdeps' answer for the CLI and libllgo_wasm.so: the C and C++ runtimes, nothing else.
-foreach(needed "Depends: [^\n]*libc6 \\(>= " "Depends: [^\n]*libstdc\\+\\+6 \\(>= " "Package: llgo-wasm")
+# dpkg-shlibdeps' answer for the CLIs and libllgo_wasm.so: the C and C++ runtimes and libcurl (the
+# package cache's remote backend).
+foreach(needed "Depends: [^\n]*libc6 \\(>= " "Depends: [^\n]*libstdc\\+\\+6 \\(>= " "Depends: [^\n]*libcurl4 \\(>= "
+               "Package: llgo-wasm")
   if(NOT fields MATCHES "${needed}")
     list(APPEND problems "the control fields do not match '${needed}'")
   endif()
@@ -32,7 +34,7 @@ if(fields MATCHES "Depends: [^\n]*libssl")
   list(APPEND problems "Depends names libssl: libcrypto is linked in statically")
 endif()
 execute_process(COMMAND dpkg-deb --contents "${deb}" OUTPUT_VARIABLE contents RESULT_VARIABLE rc)
-foreach(file ./usr/bin/llgo-wasm ./usr/${LIBDIR}/libllgo_wasm.so.0 ./usr/${LIBDIR}/cmake/LlgoWasm/LlgoWasmConfig.cmake
+foreach(file ./usr/bin/llgo-wasm ./usr/bin/llgo-wasm-cache ./usr/${LIBDIR}/libllgo_wasm.so.0 ./usr/${LIBDIR}/cmake/LlgoWasm/LlgoWasmConfig.cmake
              ./usr/${LIBDIR}/pkgconfig/llgo-wasm.pc ./usr/share/llgo-wasm/cmake/toolchains/wasip1.cmake)
   string(FIND "${contents}" " ${file}" at)
   if(at EQUAL -1)
