@@ -11,6 +11,8 @@ if(NOT EXISTS "${_llgo_em_toolchain}")
   message(FATAL_ERROR "Emscripten not found at '${LLGO_WASM_EMSCRIPTEN_ROOT}'. Run tools/setup-toolchain.sh, or set EMSDK to an emsdk checkout.")
 endif()
 include("${_llgo_em_toolchain}")
+# Installed (cmake --install), the prefix this file comes from is on the package search path.
+include("${CMAKE_CURRENT_LIST_DIR}/../LlgoWasmInstallLayout.cmake" OPTIONAL)
 # The engine that runs the output: Node >= 24 (Node 20 runs neither exnref nor final Memory64).
 if(LLGO_WASM_NODE)
   set(CMAKE_CROSSCOMPILING_EMULATOR "${LLGO_WASM_NODE}" CACHE FILEPATH "Engine for Emscripten output" FORCE)

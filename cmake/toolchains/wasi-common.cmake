@@ -53,3 +53,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# Installed (cmake --install), the prefix this file comes from is on the package search path.
+include("${CMAKE_CURRENT_LIST_DIR}/../LlgoWasmInstallLayout.cmake" OPTIONAL)

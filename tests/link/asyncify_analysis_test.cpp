@@ -185,6 +185,40 @@ TEST_F(AsyncifyAnalysisTest, NarrowingArgumentsListTheNonSwitchingFunctions) {
   EXPECT_EQ(std::string(text.begin(), text.end()), "other\n");
 }
 
+TEST_F(AsyncifyAnalysisTest, DeclaredNonSwitchingFunctionsStopTheWalkAndAreListedFirst) {
+  // $print reaches an indirect call whose signature a switching goroutine entry shares, as
+  // vfprintf reaches stdio's FILE callbacks: only a declaration (the descriptor's
+  // asyncify-removelist) can say it never switches, and then its caller does not either.
+  assemble(std::string("(module") + runtime_imports + R"(
+    (type $v_i (func (param i32)))
+    (table 2 funcref)
+    (elem (i32.const 1) $goroutine_entry)
+    (func $goroutine_entry (type $v_i) (call $suspend))
+    (func $print (param i32) (call_indirect (type $v_i) (i32.const 0) (local.get 0)))
+    (func $fatal (call $print (i32.const 1)))
+    (func $main (export "_start") (call $fatal)))
+  )");
+  WasmModuleSummary module = read_wasm_module_file(module_path.string());
+  EXPECT_EQ(can_switch(module), (Names{"suspend", "goroutine_entry", "print", "fatal", "main"}));
+  EXPECT_EQ(can_switch(module, {{}, {}, {"pri*"}}), (Names{"suspend", "goroutine_entry"}));
+
+  std::vector<std::string> arguments;
+  const fs::path list = scratch / "list";
+  auto report = plan_asyncify_arguments(module_path.string(), {{"asyncify.start_unwind", "asyncify.stop_rewind"}, {}, {"pri*"}},
+                                        list.string(), arguments);
+  ASSERT_TRUE(report.analysed) << report.fallback_reason;
+  EXPECT_EQ(arguments.back(), "--pass-arg=asyncify-removelist@@" + list.string());
+  auto text = link_test::read_file(list);
+  EXPECT_EQ(std::string(text.begin(), text.end()), "pri*\nprint\nfatal\nmain\n");
+
+  // When the module cannot be read, Binaryen still gets the declared names.
+  link_test::write_text(scratch / "broken.wasm", "not wasm");
+  report = plan_asyncify_arguments((scratch / "broken.wasm").string(), {{"asyncify.start_unwind"}, {}, {"a", "b"}},
+                                   list.string(), arguments);
+  EXPECT_FALSE(report.analysed);
+  EXPECT_EQ(arguments.back(), "--pass-arg=asyncify-removelist@a,b");
+}
+
 TEST_F(AsyncifyAnalysisTest, AnUnreadableModuleFallsBackToBinaryensOwnAnalysis) {
   link_test::write_text(scratch / "broken.wasm", "not wasm");
   std::vector<std::string> arguments;

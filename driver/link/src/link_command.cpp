@@ -64,6 +64,17 @@ std::optional<std::string> choose_wasi_sysroot(const EnvironmentLookup& environm
   return std::nullopt;
 }
 
+// An installed llgo-wasm (`cmake --install`) keeps the files {root} names in share/llgo-wasm beside
+// its bin/: that folder, found from this executable's own location, so a moved prefix still works.
+std::optional<std::string> installed_llgo_wasm_root() {
+  std::error_code error;
+  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (error) return std::nullopt;
+  const fs::path root = executable.parent_path().parent_path() / "share" / "llgo-wasm";
+  if (!fs::is_directory(root / "runtime", error)) return std::nullopt;
+  return root.string();
+}
+
 std::string random_token() {
   std::random_device device;
   std::uniform_int_distribution<unsigned> distribution(0, 0xffffff);
@@ -121,7 +132,8 @@ options (--target ...), so a CMake link line's own --target=<triple> reaches cla
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
 Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC, AR;
-LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names.
+LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names (default for an
+installed llgo-wasm: <prefix>/share/llgo-wasm, found from this program's location).
 )";
 }
 
@@ -141,6 +153,7 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);
   LinkToolchain toolchain;
   toolchain.llgo_wasm_root = environment("LLGO_WASM_ROOT");
+  if (!toolchain.llgo_wasm_root) toolchain.llgo_wasm_root = installed_llgo_wasm_root();
   if (!toolchain.llgo_wasm_root) {
     for (const auto& flag : effective_flags(target.spec).ldflags) {
       if (flag.find(kRootPlaceholder) == std::string::npos) continue;
