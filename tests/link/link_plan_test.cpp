@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "link_test_support.hpp"
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_plan.hpp"
 
@@ -106,6 +107,9 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
   ASSERT_TRUE(plan.steps[1].narrowing.has_value());
   EXPECT_EQ(plan.steps[1].narrowing->switch_imports,
             (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+  // The descriptor's declared non-switching functions go to the analysis (which lists them).
+  EXPECT_FALSE(resolved_p1().spec.asyncify_removelist.empty());
+  EXPECT_EQ(plan.steps[1].narrowing->never_switch, resolved_p1().spec.asyncify_removelist);
 
   const auto& opt = plan.steps[2].command;
   EXPECT_EQ(opt.front(), "/opt/wasm-opt");
@@ -137,6 +141,8 @@ TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
   EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
   EXPECT_FALSE(wide.steps[1].arguments_file.has_value());
+  // Wide Asyncify keeps the descriptor's declared non-switching functions out too.
+  EXPECT_TRUE(contains(wide.steps[1].command, asyncify_removelist_argument(resolved_p1().spec.asyncify_removelist)));
 
   auto none = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "none"}), tools(), naming());
   ASSERT_EQ(none.steps.size(), 4u);

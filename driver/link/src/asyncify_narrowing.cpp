@@ -2,7 +2,9 @@
 #include "llgo_wasm/asyncify_narrowing.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 
@@ -18,7 +20,10 @@ void write_list_file(const std::string& path, const std::vector<std::string>& li
   std::ofstream out(path, std::ios::trunc);
   for (const auto& line : lines) out << line << "\n";
   out.flush();
-  if (!out) throw std::runtime_error("cannot write " + path);
+  if (!out) {
+    const int error = errno;
+    throw std::runtime_error("cannot write " + path + (error ? std::string(": ") + std::strerror(error) : std::string()));
+  }
 }
 
 AsyncifyNarrowingReport report_of(const AsyncifyAnalysis& analysis) {

@@ -236,9 +236,9 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   if (emscripten && level) link.push_back(*level);
   if (emscripten && arguments.kind == LinkOutputKind::executable && arguments.asyncify == AsyncifyInstrumentation::none) {
     link.erase(std::remove_if(link.begin() + 1, link.end(),
-                              [](const std::string& flag) { return flag == "-sASYNCIFY" || flag.rfind("-sASYNCIFY=", 0) == 0; }),
+                              [](const std::string& flag) { return flag.rfind("-sASYNCIFY", 0) == 0; }),
                link.end());
-    plan.notes.push_back("Asyncify off (--asyncify none): -sASYNCIFY removed from the emcc line");
+    plan.notes.push_back("Asyncify off (--asyncify none): -sASYNCIFY and its settings removed from the emcc line");
   }
   if (post_link && sysroot && !link_triple.empty()) {
     // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
