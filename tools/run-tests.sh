@@ -10,6 +10,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
+# Every preset builds the driver: ccache (installed by the setup) compiles each identical host
+# translation unit once per run. Its cache lives in this checkout's build/ so a fresh clone
+# measures what CI measures; paths are hashed relative to the checkout.
+if command -v ccache >/dev/null; then
+  export LLGO_WASM_HOST_COMPILER_LAUNCHER=${LLGO_WASM_HOST_COMPILER_LAUNCHER:-ccache}
+  export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+fi
+
 PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
 for p in $PRESETS; do

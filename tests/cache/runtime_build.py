@@ -38,22 +38,28 @@ class RuntimeBuild:
     keys: dict = field(default_factory=dict)  # library name -> the short key the configure printed
 
 
-def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None):
+def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None, project="wasm-variant"):
     variables = preset_settings(checkout, preset)
     return build_runtime(checkout, variables["LLGO_WASM_TARGET"], variables.get("LLGO_WASM_TARGET_TOOLCHAIN_FILE"),
-                         variables.get("CMAKE_BUILD_TYPE", "RelWithDebInfo"), cli, remote, cache_dir, trace)
+                         variables.get("CMAKE_BUILD_TYPE", "RelWithDebInfo"), cli, remote, cache_dir, trace, project)
 
 
-def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_dir, trace=None):
+def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_dir, trace=None, project="wasm-variant"):
     """`toolchain`: a toolchain file, absolute or relative to the checkout ("${sourceDir}/" allowed),
-    or None for the host compiler; `trace`: a file for LLGO_WASM_CACHE_TRACE."""
+    or None for the host compiler; `trace`: a file for LLGO_WASM_CACHE_TRACE. `project`: the
+    preset's target build (cmake/wasm-variant: runtime, fixtures, tests) or the runtime alone as
+    `cmake --install` builds it (cmake/runtime-install)."""
     checkout = Path(checkout)
-    build = checkout / "build" / ("cache-" + Path(target).stem)
-    args = ["cmake", "-S", str(checkout / "cmake" / "wasm-variant"), "-B", str(build), "-G", "Ninja",
+    build = checkout / "build" / ("cache-" + ("" if project == "wasm-variant" else project + "-") + Path(target).stem)
+    args = ["cmake", "-S", str(checkout / "cmake" / project), "-B", str(build), "-G", "Ninja",
             "-DLLGO_WASM_TARGET=" + target, "-DLLGO_WASM_SOURCE_ROOT=" + str(checkout),
             "-DLLGO_WASM_DRIVER=" + str(cli), "-DCMAKE_BUILD_TYPE=" + build_type,
             "-DLLGO_WASM_PACKAGE_CACHE=ON", "-DLLGO_WASM_REMOTE_CACHE=" + remote,
-            "-DLLGO_WASM_CACHE_DIR=" + str(cache_dir), "-DLLGO_WASM_BROWSER_TESTS=OFF"]
+            "-DLLGO_WASM_CACHE_DIR=" + str(cache_dir)]
+    if project == "wasm-variant":
+        args.append("-DLLGO_WASM_BROWSER_TESTS=OFF")
+    else:
+        args.append("-DCMAKE_INSTALL_LIBDIR=lib")
     if toolchain:
         args.append("-DCMAKE_TOOLCHAIN_FILE=" + str(checkout / toolchain.replace("${sourceDir}/", "")))
     env = {k: v for k, v in os.environ.items()
