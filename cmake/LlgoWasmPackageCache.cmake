@@ -1,10 +1,11 @@
 # LlgoWasmPackageCache.cmake: the runtime's libraries through the package cache (docs/cache.md),
 # when LLGO_WASM_PACKAGE_CACHE is ON (off by default). Used by runtime/libraries.cmake.
 #
-#   llgo_wasm_package_cache_fetch(<hit-var> <key-var> NAME <id> CONTEXT <ctx> OUTPUTS <file>... FLAGS <flag>...)
+#   llgo_wasm_package_cache_fetch(<hit-var> <key-var> NAME <id> CONTEXT <ctx> DESTINATION <dir>
+#                                 OUTPUTS <file>... FLAGS <flag>...)
 #     keys the build (`llgo-wasm cache-key`: the resolved target with that context, every file
 #     under runtime/, the compiler's identity, the flags) and runs `llgo-wasm cache get` into
-#     CMAKE_ARCHIVE_OUTPUT_DIRECTORY at configure time; <hit-var> is TRUE when every output is there.
+#     <dir> at configure time; <hit-var> is TRUE when every output is there.
 #   llgo_wasm_package_cache_store(<target> KEY <key> OUTPUTS <name>=<genex path>...)
 #     after <target> is built, `llgo-wasm cache put` stores the outputs under the key.
 #
@@ -34,7 +35,10 @@ function(_llgo_wasm_cache_options out)
 endfunction()
 
 function(llgo_wasm_package_cache_fetch hit_var key_var)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "NAME;CONTEXT" "OUTPUTS;FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "NAME;CONTEXT;DESTINATION" "OUTPUTS;FLAGS")
+  if(NOT arg_DESTINATION)
+    message(FATAL_ERROR "llgo_wasm_package_cache_fetch(${arg_NAME}): DESTINATION (the archives' directory) is required")
+  endif()
   file(GLOB_RECURSE _inputs CONFIGURE_DEPENDS "${LLGO_WASM_SOURCE_ROOT}/runtime/*")
   set(_key_args cache-key --target "${LLGO_WASM_TARGET}" --context "${arg_CONTEXT}")
   if(LLGO_WASM_TARGET_STACKS)
@@ -52,13 +56,13 @@ function(llgo_wasm_package_cache_fetch hit_var key_var)
   llgo_wasm_driver(_key ${_key_args})
   _llgo_wasm_cache_options(_options)
   execute_process(
-    COMMAND "${LLGO_WASM_DRIVER}" cache get "${_key}" --dest "${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}" ${_options}
+    COMMAND "${LLGO_WASM_DRIVER}" cache get "${_key}" --dest "${arg_DESTINATION}" ${_options}
     OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc)
   set(_hit FALSE)
   if(_rc EQUAL 0)
     set(_hit TRUE)
     foreach(_output IN LISTS arg_OUTPUTS)
-      if(NOT EXISTS "${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}/${_output}")
+      if(NOT EXISTS "${arg_DESTINATION}/${_output}")
         set(_hit FALSE)
       endif()
     endforeach()

@@ -36,6 +36,7 @@ class RuntimeBuild:
     targets: list  # library targets that were compiled (none when every key hit)
     warnings: list = field(default_factory=list)
     keys: dict = field(default_factory=dict)  # library name -> the short key the configure printed
+    archive_dir: Path = None  # where the runtime's archives are (built or fetched)
 
 
 def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None, project="wasm-variant"):
@@ -83,4 +84,5 @@ def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_di
     return RuntimeBuild(build, time.monotonic() - started, configured - started, len(re.findall(r"package cache hit", configure.stdout)),
                         len(re.findall(r"package cache miss", configure.stdout)), targets,
                         re.findall(r"warning: .*", configure.stderr),
-                        dict(re.findall(r"-- (\S+): package cache (?:hit|miss) ([0-9a-f]+)", configure.stdout)))
+                        dict(re.findall(r"-- (\S+): package cache (?:hit|miss) ([0-9a-f]+)", configure.stdout)),
+                        build / "lib" if project == "wasm-variant" else build)

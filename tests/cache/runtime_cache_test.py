@@ -1,5 +1,6 @@
-"""The build through the package cache (LLGO_WASM_PACKAGE_CACHE=ON) with nginx as the remote:
-a first checkout with an empty local cache compiles the runtime libraries and stores them; a
+"""The build through the package cache (LLGO_WASM_PACKAGE_CACHE=ON) with nginx as the remote, in
+both projects that build the runtime (a preset's target build, and the runtime alone as `cmake
+--install` builds it): a first checkout with an empty local cache compiles the runtime libraries and stores them; a
 second checkout (a copy of the runtime and the build files, another path) with its own empty
 local cache compiles nothing: every library is a remote hit, byte for byte what the first built.
 
@@ -35,13 +36,20 @@ def checkout_copy(destination):
 
 class RuntimeCacheTest(unittest.TestCase):
     def test_a_second_checkout_builds_the_runtime_from_remote_hits(self):
+        # Both projects that build the runtime: the target build of a preset (cmake/wasm-variant)
+        # and the runtime alone as `cmake --install` builds it (cmake/runtime-install).
+        for project in ("wasm-variant", "runtime-install"):
+            with self.subTest(project=project):
+                self.second_checkout_hits(project)
+
+    def second_checkout_hits(self, project):
         work = Path(tempfile.mkdtemp(prefix="llgo-wasm-runtime-cache-"))
         server = NginxDav().start()
         try:
             remote = server.url("/team")
             def build(name):
                 return build_runtime(checkout_copy(work / name), OPTIONS.target, OPTIONS.toolchain_file,
-                                     "RelWithDebInfo", OPTIONS.cli, remote, work / ("cache-" + name))
+                                     "RelWithDebInfo", OPTIONS.cli, remote, work / ("cache-" + name), project=project)
 
             first = build("a")
             self.assertGreater(first.misses, 0)
@@ -55,11 +63,10 @@ class RuntimeCacheTest(unittest.TestCase):
             self.assertEqual((second.hits, second.misses), (first.misses, 0))
             self.assertEqual(second.targets, [], "a library was compiled although its key hit")
             self.assertEqual(second.warnings, [])
-            archives = sorted(p.name for p in (first.build_dir / "lib").glob("*.a"))
+            archives = sorted(p.name for p in first.archive_dir.glob("*.a"))
             self.assertTrue(archives)
             for name in archives:
-                self.assertEqual((second.build_dir / "lib" / name).read_bytes(),
-                                 (first.build_dir / "lib" / name).read_bytes(), name)
+                self.assertEqual((second.archive_dir / name).read_bytes(), (first.archive_dir / name).read_bytes(), name)
         finally:
             server.close()
             shutil.rmtree(work, ignore_errors=True)
