@@ -56,6 +56,19 @@ TEST(WasmModuleReader, FindsLegacyExceptionOpcodesAndTryTable) {
   EXPECT_EQ(translated.try_table_count, 1u);
 }
 
+TEST(WasmModuleReader, FindsStackSwitchingInstructions) {
+  EXPECT_TRUE(read_wasm_module(build_test_module({})).stack_switching_sites.empty());
+  TestModuleShape shape;
+  shape.stack_switching = true;
+  shape.try_table = true;
+  auto module = read_wasm_module(build_test_module(shape));
+  ASSERT_EQ(module.stack_switching_sites.size(), 3u);
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[0].opcode), "cont.new");
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[1].opcode), "resume");
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[2].opcode), "suspend");
+  EXPECT_EQ(module.try_table_count, 1u) << "the walk lost its place after resume's handlers";
+}
+
 TEST(WasmModuleReader, RejectsDamagedModules) {
   EXPECT_THROW(read_wasm_module({0x00, 0x61, 0x73}), WasmDecodeError);
   auto bytes = build_test_module({});

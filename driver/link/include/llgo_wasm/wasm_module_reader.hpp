@@ -1,9 +1,12 @@
 // A small reader for WebAssembly binary modules: imports, memories, exports, function names,
 // and an opcode walk over every function body that records exception-handling instructions
-// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref).
+// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref) and stack-switching
+// ones (cont.new, resume, suspend, ...).
 // Limits: decodes the MVP, sign-extension, saturating conversions, bulk memory, reference
-// types, tail calls, SIMD (incl. relaxed), threads/atomics and both EH encodings; a GC (0xfb)
-// or other unknown opcode is reported as a decode error rather than guessed past.
+// types, typed function references, tail calls, SIMD (incl. relaxed), threads/atomics, both EH
+// encodings and stack switching; a GC (0xfb) or other unknown opcode is reported as a decode
+// error rather than guessed past. The type, tag, table and element sections are not read, so
+// continuation types and tags need no decoding here.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +44,7 @@ struct WasmExport {
   uint32_t index = 0;
 };
 
-// One occurrence of an exception-handling instruction.
+// One occurrence of an exception-handling or stack-switching instruction.
 struct WasmInstructionSite {
   uint8_t opcode = 0;
   uint32_t function_index = 0;  // in the function index space (imports first)
@@ -55,6 +58,7 @@ struct WasmModuleSummary {
   uint32_t imported_function_count = 0;
   uint32_t defined_function_count = 0;
   std::vector<WasmInstructionSite> legacy_eh_sites;  // try, catch, catch_all, delegate, rethrow
+  std::vector<WasmInstructionSite> stack_switching_sites;  // cont.new, suspend, resume, ...
   uint64_t try_table_count = 0;
   uint64_t throw_ref_count = 0;
   uint64_t instruction_count = 0;
@@ -66,7 +70,8 @@ struct WasmModuleSummary {
 WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes);
 WasmModuleSummary read_wasm_module_file(const std::string& path);
 
-// "try", "catch", ... for the legacy EH opcodes; "0x.." otherwise.
+// "try", "catch", ... for the EH opcodes, "cont.new", "resume", ... for the stack-switching
+// ones; "0x.." otherwise.
 std::string exception_opcode_name(uint8_t opcode);
 
 }  // namespace llgo_wasm
