@@ -1,0 +1,194 @@
+//llgo:build llgo.context_stack_switching
+/*
+ * wasmcontext_stack_switching.c - the context backend on WebAssembly stack
+ * switching (typed continuations: cont.new, resume, suspend). No Asyncify:
+ * the program is not instrumented, so its size and speed are a plain build's
+ * and a switch costs the same at any call depth.
+ *
+ * Each context is one continuation of the glue module
+ * (wasmcontext_stack_switching.wat, merged by the link step), held in the
+ * glue's table at the context's slot. resume is the glue's `resume`; suspend is
+ * `suspend` on a tag the resume handles; exit throws a tag the context's first
+ * frame catches, so the continuation returns and the engine frees its stack.
+ * The engine keeps each continuation's wasm stack; the C shadow stack
+ * (__stack_pointer) and its storage (separate or shared) are this layer's, as
+ * in the native backend: resume sets the context's stack pointer and takes the
+ * host's back whatever happened - a suspend, a return, an exit, or an exception
+ * (a longjmp to a frame outside the context) that the glue caught, reported as
+ * LLGO_WASMCONTEXT_ESCAPED with the host's state intact.
+ *
+ * Limits: one thread. The engine maps a stack per live continuation (V8:
+ * ~4.4 KB resident each, and the process aborts at about 32,700 on Linux's
+ * default vm.max_map_count of 65530), so arming more than
+ * LLGO_WASMCONTEXT_MAX_CONTINUATIONS unfinished contexts fails with
+ * LLGO_WASMCONTEXT_TOO_MANY. Engines: Node 26 with --experimental-wasm-wasmfx.
+ */
+#include "wasmcontext_storage.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef LLGO_WASMCONTEXT_MAX_CONTINUATIONS
+#define LLGO_WASMCONTEXT_MAX_CONTINUATIONS 30000
+#endif
+#define LLGO_STRINGIFY_(x) #x
+#define LLGO_STRINGIFY(x) LLGO_STRINGIFY_(x)
+
+#define LLGO_GLUE(name)                                                                          \
+  __attribute__((import_module("llgo_stack_switching"), import_name("llgo_stack_switching_" name)))
+LLGO_GLUE("arm") int llgo_glue_arm(uint32_t slot);
+LLGO_GLUE("drop") void llgo_glue_drop(uint32_t slot);
+LLGO_GLUE("resume") int llgo_glue_resume(uint32_t slot, void *self);
+LLGO_GLUE("suspend") void llgo_glue_suspend(void);
+LLGO_GLUE("exit") void llgo_glue_exit(void);
+
+enum { GLUE_SUSPENDED = 0, GLUE_RETURNED = 1, GLUE_ESCAPED = 2 };
+
+void *llgo_wasmcontext_get_stack_pointer(void);
+void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
+
+const char llgo_wasmcontext_backend_name[] = "stack-switching";
+const char llgo_wasmcontext_backend_limit[] =
+    "more than " LLGO_STRINGIFY(LLGO_WASMCONTEXT_MAX_CONTINUATIONS)
+    " live goroutines (the stack-switching backend's cap: the engine maps a stack for each)";
+
+typedef struct stack_switching_backend {
+  llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
+  llgo_wasmcontext_entry_fn entry;
+  void *arg;
+  uint32_t slot_plus_one; /* its slot in the glue's table (0: none yet) */
+  int started;            /* resumed since it was armed */
+  int unfinished;         /* armed, and has not returned, exited or escaped */
+} stack_switching_backend;
+
+_Static_assert(sizeof(stack_switching_backend) <= sizeof(llgo_wasmcontext),
+               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
+_Static_assert(offsetof(stack_switching_backend, storage) == 0, "storage must come first");
+
+static size_t unfinished_count;
+static uint32_t slots_handed_out;
+/* Slots of destroyed contexts, for reuse (grown through the allocator). */
+static uint32_t *free_slots;
+static size_t free_slot_count, free_slot_capacity;
+
+static stack_switching_backend *backend_of(llgo_wasmcontext *ctx) {
+  return (stack_switching_backend *)(void *)ctx->opaque;
+}
+
+size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
+  (void)stack_size;
+  return 0; /* the engine keeps the wasm stack */
+}
+
+/* The first C frame of every context, called by the glue's first frame. */
+__attribute__((export_name("llgo_stack_switching_start"))) void llgo_wasmcontext_stack_switching_start(
+    void *self_pointer) {
+  stack_switching_backend *self = self_pointer;
+  self->entry(self->arg);
+}
+
+static void finished(stack_switching_backend *self) {
+  if (self->unfinished) {
+    self->unfinished = 0;
+    unfinished_count--;
+  }
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
+                                                     llgo_wasmcontext_entry_fn entry,
+                                                     void *arg) {
+  stack_switching_backend *self = backend_of(ctx);
+  finished(self); /* a re-armed context gives up what it held */
+  if (unfinished_count >= LLGO_WASMCONTEXT_MAX_CONTINUATIONS) {
+    return LLGO_WASMCONTEXT_TOO_MANY;
+  }
+  if (self->slot_plus_one == 0) {
+    uint32_t slot = free_slot_count > 0 ? free_slots[--free_slot_count] : slots_handed_out++;
+    self->slot_plus_one = slot + 1;
+  }
+  if (llgo_glue_arm(self->slot_plus_one - 1) != 0) {
+    return LLGO_WASMCONTEXT_OUT_OF_MEMORY;
+  }
+  self->entry = entry;
+  self->arg = arg;
+  self->started = 0;
+  self->unfinished = 1;
+  unfinished_count++;
+  return LLGO_WASMCONTEXT_OK;
+}
+
+/* Keeps a destroyed context's slot for the next one; if the list cannot grow,
+ * the slot is simply never reused. */
+static void keep_free_slot(uint32_t slot) {
+  if (free_slot_count == free_slot_capacity) {
+    size_t capacity = free_slot_capacity == 0 ? 64 : free_slot_capacity * 2;
+    llgo_wasmcontext_allocator *allocator = &llgo_wasmcontext_storage_allocator;
+    uint32_t *grown = allocator->alloc(capacity * sizeof *grown, allocator->user);
+    if (grown == NULL) {
+      return;
+    }
+    for (size_t i = 0; i < free_slot_count; i++) {
+      grown[i] = free_slots[i];
+    }
+    if (free_slots != NULL) {
+      allocator->free(free_slots, free_slot_capacity * sizeof *free_slots, allocator->user);
+    }
+    free_slots = grown;
+    free_slot_capacity = capacity;
+  }
+  free_slots[free_slot_count++] = slot;
+}
+
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
+  stack_switching_backend *self = backend_of(ctx);
+  finished(self);
+  if (self->slot_plus_one != 0) {
+    llgo_glue_drop(self->slot_plus_one - 1);
+    keep_free_slot(self->slot_plus_one - 1);
+    self->slot_plus_one = 0;
+  }
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
+  stack_switching_backend *self = backend_of(ctx);
+  if (!self->unfinished) {
+    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
+  }
+  void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  if (self->started) {
+    llgo_wasmcontext_storage_resuming(&self->storage);
+    llgo_wasmcontext_set_stack_pointer(self->storage.stack_pointer);
+  } else {
+    self->started = 1;
+    llgo_wasmcontext_set_stack_pointer(self->storage.stack_top);
+  }
+  int outcome = llgo_glue_resume(self->slot_plus_one - 1, self);
+  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
+  if (outcome == GLUE_SUSPENDED) {
+    self->storage.stack_pointer = stack_pointer;
+    return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, 0);
+  }
+  finished(self);
+  if (outcome == GLUE_ESCAPED) {
+    return LLGO_WASMCONTEXT_ESCAPED;
+  }
+  llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(&self->storage, stack_pointer);
+  return result == LLGO_WASMCONTEXT_OK ? LLGO_WASMCONTEXT_RETURNED : result;
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+  stack_switching_backend *self = backend_of(ctx);
+  llgo_wasmcontext_result result =
+      llgo_wasmcontext_storage_check(&self->storage, llgo_wasmcontext_get_stack_pointer());
+  if (result != LLGO_WASMCONTEXT_OK) {
+    return result;
+  }
+  llgo_glue_suspend();
+  return LLGO_WASMCONTEXT_OK;
+}
+
+void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
+  (void)ctx;
+  llgo_glue_exit();
+}

@@ -1,0 +1,83 @@
+;; wasmcontext_stack_switching.wat - the switch primitives of the stack-switching
+;; context backend (wasmcontext_stack_switching.c), in WebAssembly text because
+;; LLVM 19 cannot emit them. The link step merges this module into the program
+;; (wasm-merge, module name "llgo_stack_switching"; the program is "llgo_program"),
+;; so C calls these exports as plain imports, and then removes every export named
+;; "llgo_stack_switching_*" again.
+;;
+;; A context is one continuation, kept in the table below at the slot the C side
+;; gives it (wasm references cannot live in linear memory). `resume` runs it until
+;; it suspends on $yield (the slot keeps the rest of it), returns, or is left by
+;; an exception; `exit` throws $exit, which the context's first frame catches, so
+;; an exiting context returns and the engine frees its stack at once (a
+;; continuation abandoned while suspended would keep its stack until a GC).
+;;
+;; Engine rules (V8 14.6, Node 26, --experimental-wasm-wasmfx): no GC
+;; instructions here - V8's optimising compiler aborts on a function that has
+;; `resume` and a struct.get/array.get; never the symmetric `switch` instruction
+;; (it crashes V8). Binaryen needs the features exception-handling,
+;; stack-switching, gc and reference-types to read this file.
+(module
+  (type $body (func))
+  (type $continuation (cont $body))
+
+  ;; The C function every context starts in: llgo_stack_switching_start(self).
+  (import "llgo_program" "llgo_stack_switching_start" (func $start (param i32)))
+
+  (tag $yield)
+  (tag $exit)
+
+  (table $continuations 0 (ref null $continuation))
+  ;; The argument of the next context to start (read by its first frame only).
+  (global $starting (mut i32) (i32.const 0))
+
+  (func $first_frame
+    (block $exited
+      (try_table (catch $exit $exited)
+        (call $start (global.get $starting)))))
+  (elem declare func $first_frame)
+
+  ;; arm(slot) -> 0, or -1 when the table cannot grow: a fresh continuation at
+  ;; `slot` (which must be at most the table's size). The table grows by half.
+  (func (export "llgo_stack_switching_arm") (param $slot i32) (result i32)
+    (if (i32.eq (local.get $slot) (table.size $continuations))
+      (then
+        (if (i32.eq (table.grow $continuations (ref.null $continuation)
+                      (i32.add (i32.const 16) (i32.shr_u (local.get $slot) (i32.const 1))))
+                    (i32.const -1))
+          (then (return (i32.const -1))))))
+    (table.set $continuations (local.get $slot)
+      (cont.new $continuation (ref.func $first_frame)))
+    (i32.const 0))
+
+  ;; drop(slot): forgets what `slot` holds.
+  (func (export "llgo_stack_switching_drop") (param $slot i32)
+    (table.set $continuations (local.get $slot) (ref.null $continuation)))
+
+  ;; resume(slot, self) -> 0 it suspended, 1 it returned or exited, 2 an exception
+  ;; left it (a longjmp or throw nothing inside caught; its stack is gone). `self`
+  ;; goes to $start if the continuation has not started yet.
+  (func (export "llgo_stack_switching_resume") (param $slot i32) (param $self i32) (result i32)
+    (local $rest (ref null $continuation))
+    (global.set $starting (local.get $self))
+    (block $escaped
+      (block $on_yield (result (ref $continuation))
+        (try_table (catch_all $escaped)
+          (resume $continuation (on $yield $on_yield)
+            (table.get $continuations (local.get $slot))))
+        (table.set $continuations (local.get $slot) (ref.null $continuation))
+        (return (i32.const 1)))
+      (local.set $rest)
+      (table.set $continuations (local.get $slot) (local.get $rest))
+      (return (i32.const 0)))
+    (table.set $continuations (local.get $slot) (ref.null $continuation))
+    (i32.const 2))
+
+  ;; Inside a context: back to its resume, which returns 0.
+  (func (export "llgo_stack_switching_suspend")
+    (suspend $yield))
+
+  ;; Inside a context: unwinds it to its first frame; its resume returns 1.
+  (func (export "llgo_stack_switching_exit")
+    (throw $exit))
+)
