@@ -14,8 +14,9 @@
  * (__stack_pointer) and its storage (separate or shared) are this layer's, as
  * in the native backend: resume sets the context's stack pointer and takes the
  * host's back whatever happened - a suspend, a return, an exit, or an exception
- * (a longjmp to a frame outside the context) that the glue caught, reported as
- * LLGO_WASMCONTEXT_ESCAPED with the host's state intact.
+ * that left the context: a longjmp to a jmp_buf none of its frames set is
+ * reported as LLGO_WASMCONTEXT_ESCAPED with the host's state intact; any other
+ * exception (a host's, such as Node's WASI proc_exit) is thrown on after that.
  *
  * Limits: one thread. The engine maps a stack per live continuation (V8:
  * ~4.4 KB resident each, and the process aborts at about 32,700 on Linux's
@@ -41,8 +42,9 @@ LLGO_GLUE("drop") void llgo_glue_drop(uint32_t slot);
 LLGO_GLUE("resume") int llgo_glue_resume(uint32_t slot, void *self);
 LLGO_GLUE("suspend") void llgo_glue_suspend(void);
 LLGO_GLUE("exit") void llgo_glue_exit(void);
+LLGO_GLUE("rethrow") _Noreturn void llgo_glue_rethrow(void);
 
-enum { GLUE_SUSPENDED = 0, GLUE_RETURNED = 1, GLUE_ESCAPED = 2 };
+enum { GLUE_SUSPENDED = 0, GLUE_RETURNED = 1, GLUE_LONGJMP_LEFT = 2, GLUE_EXCEPTION_LEFT = 3 };
 
 void *llgo_wasmcontext_get_stack_pointer(void);
 void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
@@ -67,9 +69,12 @@ _Static_assert(offsetof(stack_switching_backend, storage) == 0, "storage must co
 
 static size_t unfinished_count;
 static uint32_t slots_handed_out;
-/* Slots of destroyed contexts, for reuse (grown through the allocator). */
-static uint32_t *free_slots;
-static size_t free_slot_count, free_slot_capacity;
+/* Slots of destroyed contexts, for reuse. The scheduler pools contexts and
+ * destroys one only when a goroutine asks for another stack size, so a few are
+ * enough; past that a slot stays unused (one null table entry). */
+#define FREE_SLOTS_KEPT 256
+static uint32_t free_slots[FREE_SLOTS_KEPT];
+static size_t free_slot_count;
 
 static stack_switching_backend *backend_of(llgo_wasmcontext *ctx) {
   return (stack_switching_backend *)(void *)ctx->opaque;
@@ -117,34 +122,14 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
   return LLGO_WASMCONTEXT_OK;
 }
 
-/* Keeps a destroyed context's slot for the next one; if the list cannot grow,
- * the slot is simply never reused. */
-static void keep_free_slot(uint32_t slot) {
-  if (free_slot_count == free_slot_capacity) {
-    size_t capacity = free_slot_capacity == 0 ? 64 : free_slot_capacity * 2;
-    llgo_wasmcontext_allocator *allocator = &llgo_wasmcontext_storage_allocator;
-    uint32_t *grown = allocator->alloc(capacity * sizeof *grown, allocator->user);
-    if (grown == NULL) {
-      return;
-    }
-    for (size_t i = 0; i < free_slot_count; i++) {
-      grown[i] = free_slots[i];
-    }
-    if (free_slots != NULL) {
-      allocator->free(free_slots, free_slot_capacity * sizeof *free_slots, allocator->user);
-    }
-    free_slots = grown;
-    free_slot_capacity = capacity;
-  }
-  free_slots[free_slot_count++] = slot;
-}
-
 void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
   stack_switching_backend *self = backend_of(ctx);
   finished(self);
   if (self->slot_plus_one != 0) {
     llgo_glue_drop(self->slot_plus_one - 1);
-    keep_free_slot(self->slot_plus_one - 1);
+    if (free_slot_count < FREE_SLOTS_KEPT) {
+      free_slots[free_slot_count++] = self->slot_plus_one - 1;
+    }
     self->slot_plus_one = 0;
   }
 }
@@ -170,8 +155,11 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
     return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, 0);
   }
   finished(self);
-  if (outcome == GLUE_ESCAPED) {
+  if (outcome == GLUE_LONGJMP_LEFT) {
     return LLGO_WASMCONTEXT_ESCAPED;
+  }
+  if (outcome == GLUE_EXCEPTION_LEFT) {
+    llgo_glue_rethrow(); /* not ours (a host's exception, e.g. WASI proc_exit): it goes on */
   }
   llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(&self->storage, stack_pointer);
   return result == LLGO_WASMCONTEXT_OK ? LLGO_WASMCONTEXT_RETURNED : result;

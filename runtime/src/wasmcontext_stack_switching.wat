@@ -2,8 +2,8 @@
 ;; context backend (wasmcontext_stack_switching.c), in WebAssembly text because
 ;; LLVM 19 cannot emit them. The link step merges this module into the program
 ;; (wasm-merge, module name "llgo_stack_switching"; the program is "llgo_program"),
-;; so C calls these exports as plain imports, and then removes every export named
-;; "llgo_stack_switching_*" again.
+;; so C calls these exports as plain imports, and then removes the exports named
+;; "llgo_stack_switching_*" and "__c_longjmp" again.
 ;;
 ;; A context is one continuation, kept in the table below at the slot the C side
 ;; gives it (wasm references cannot live in linear memory). `resume` runs it until
@@ -23,6 +23,9 @@
 
   ;; The C function every context starts in: llgo_stack_switching_start(self).
   (import "llgo_program" "llgo_stack_switching_start" (func $start (param i32)))
+  ;; LLVM's setjmp/longjmp tag (wasm-ld exports it with --export=__c_longjmp;
+  ;; wasm32: the payload is a pointer).
+  (import "llgo_program" "__c_longjmp" (tag $c_longjmp (param i32)))
 
   (tag $yield)
   (tag $exit)
@@ -30,6 +33,8 @@
   (table $continuations 0 (ref null $continuation))
   ;; The argument of the next context to start (read by its first frame only).
   (global $starting (mut i32) (i32.const 0))
+  ;; The exception resume last returned 3 for.
+  (global $escaping (mut exnref) (ref.null exn))
 
   (func $first_frame
     (block $exited
@@ -38,12 +43,15 @@
   (elem declare func $first_frame)
 
   ;; arm(slot) -> 0, or -1 when the table cannot grow: a fresh continuation at
-  ;; `slot` (which must be at most the table's size). The table grows by half.
+  ;; `slot`. The table grows by half again as much as it needs.
   (func (export "llgo_stack_switching_arm") (param $slot i32) (result i32)
-    (if (i32.eq (local.get $slot) (table.size $continuations))
+    (local $size i32)
+    (local.set $size (table.size $continuations))
+    (if (i32.ge_u (local.get $slot) (local.get $size))
       (then
         (if (i32.eq (table.grow $continuations (ref.null $continuation)
-                      (i32.add (i32.const 16) (i32.shr_u (local.get $slot) (i32.const 1))))
+                      (i32.add (i32.sub (local.get $slot) (local.get $size))
+                               (i32.add (i32.const 16) (i32.shr_u (local.get $slot) (i32.const 1)))))
                     (i32.const -1))
           (then (return (i32.const -1))))))
     (table.set $continuations (local.get $slot)
@@ -54,24 +62,36 @@
   (func (export "llgo_stack_switching_drop") (param $slot i32)
     (table.set $continuations (local.get $slot) (ref.null $continuation)))
 
-  ;; resume(slot, self) -> 0 it suspended, 1 it returned or exited, 2 an exception
-  ;; left it (a longjmp or throw nothing inside caught; its stack is gone). `self`
-  ;; goes to $start if the continuation has not started yet.
+  ;; resume(slot, self) -> 0 it suspended, 1 it returned or exited, 2 a longjmp
+  ;; left it (to a jmp_buf that none of its frames set), 3 another exception left
+  ;; it (e.g. a host's JS exception: WASI proc_exit in Node unwinds that way) -
+  ;; kept for `rethrow`. After 2 and 3 its stack is gone. `self` goes to $start
+  ;; if the continuation has not started yet.
   (func (export "llgo_stack_switching_resume") (param $slot i32) (param $self i32) (result i32)
     (local $rest (ref null $continuation))
     (global.set $starting (local.get $self))
-    (block $escaped
-      (block $on_yield (result (ref $continuation))
-        (try_table (catch_all $escaped)
-          (resume $continuation (on $yield $on_yield)
-            (table.get $continuations (local.get $slot))))
-        (table.set $continuations (local.get $slot) (ref.null $continuation))
-        (return (i32.const 1)))
-      (local.set $rest)
-      (table.set $continuations (local.get $slot) (local.get $rest))
-      (return (i32.const 0)))
+    (block $longjmp (result i32)
+      (block $other (result exnref)
+        (block $on_yield (result (ref $continuation))
+          (try_table (catch $c_longjmp $longjmp) (catch_all_ref $other)
+            (resume $continuation (on $yield $on_yield)
+              (table.get $continuations (local.get $slot))))
+          (table.set $continuations (local.get $slot) (ref.null $continuation))
+          (return (i32.const 1)))
+        (local.set $rest)
+        (table.set $continuations (local.get $slot) (local.get $rest))
+        (return (i32.const 0)))
+      (global.set $escaping)
+      (table.set $continuations (local.get $slot) (ref.null $continuation))
+      (return (i32.const 3)))
+    (drop)
     (table.set $continuations (local.get $slot) (ref.null $continuation))
     (i32.const 2))
+
+  ;; After resume returned 3 and the host restored its state: the exception
+  ;; goes on.
+  (func (export "llgo_stack_switching_rethrow")
+    (throw_ref (global.get $escaping)))
 
   ;; Inside a context: back to its resume, which returns 0.
   (func (export "llgo_stack_switching_suspend")
