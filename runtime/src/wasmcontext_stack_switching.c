@@ -7,9 +7,12 @@
  *
  * Each context is one continuation of the glue module
  * (wasmcontext_stack_switching.wat, merged by the link step), held in the
- * glue's table at the context's slot. resume is the glue's `resume`; suspend is
- * `suspend` on a tag the resume handles; exit throws a tag the context's first
- * frame catches, so the continuation returns and the engine frees its stack.
+ * glue's table at the context's slot from its first arm until it is destroyed.
+ * resume is the glue's `resume`; suspend is `suspend` on a tag the resume
+ * handles; when the entry returns, or exit throws a tag the continuation's first
+ * frame catches, the continuation suspends on another tag and waits, with its
+ * engine stack, for the next entry: re-arming (the scheduler does so for every
+ * pooled goroutine record) allocates nothing, in the engine or here.
  * The engine keeps each continuation's wasm stack; the C shadow stack
  * (__stack_pointer) and its storage (separate or shared) are this layer's, as
  * in the native backend: resume sets the context's stack pointer and takes the
@@ -18,11 +21,12 @@
  * reported as LLGO_WASMCONTEXT_ESCAPED with the host's state intact; any other
  * exception (a host's, such as Node's WASI proc_exit) is thrown on after that.
  *
- * Limits: one thread. The engine maps a stack per live continuation (V8:
- * ~4.4 KB resident each, and the process aborts at about 32,700 on Linux's
- * default vm.max_map_count of 65530), so arming more than
- * LLGO_WASMCONTEXT_MAX_CONTINUATIONS unfinished contexts fails with
- * LLGO_WASMCONTEXT_TOO_MANY. Engines: Node 26 with --experimental-wasm-wasmfx.
+ * Limits: one thread; wasm32 (the glue passes pointers as i32). The engine maps
+ * a stack per continuation (V8: ~4.4 KB resident each, never given back, and the
+ * process aborts at about 32,700 on Linux's default vm.max_map_count of 65530),
+ * so creating more than LLGO_WASMCONTEXT_MAX_CONTINUATIONS contexts at once
+ * fails with LLGO_WASMCONTEXT_TOO_MANY. Engines: Node 26 with
+ * --experimental-wasm-wasmfx.
  */
 #include "wasmcontext_storage.h"
 
@@ -52,22 +56,23 @@ void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 const char llgo_wasmcontext_backend_name[] = "stack-switching";
 const char llgo_wasmcontext_backend_limit[] =
     "more than " LLGO_STRINGIFY(LLGO_WASMCONTEXT_MAX_CONTINUATIONS)
-    " live goroutines (the stack-switching backend's cap: the engine maps a stack for each)";
+    " goroutines alive at once (the stack-switching backend's cap: the engine maps a stack for each)";
 
 typedef struct stack_switching_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
   llgo_wasmcontext_entry_fn entry;
   void *arg;
-  uint32_t slot_plus_one; /* its slot in the glue's table (0: none yet) */
-  int started;            /* resumed since it was armed */
-  int unfinished;         /* armed, and has not returned, exited or escaped */
+  uint32_t slot_plus_one; /* its continuation's slot in the glue's table (0: none yet) */
+  int armed;              /* has an entry to run or running (not returned, exited, escaped) */
+  int started;            /* its entry has been resumed since it was armed */
+  int mid_entry;          /* its continuation is suspended inside an entry */
 } stack_switching_backend;
 
 _Static_assert(sizeof(stack_switching_backend) <= sizeof(llgo_wasmcontext),
                "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
 _Static_assert(offsetof(stack_switching_backend, storage) == 0, "storage must come first");
 
-static size_t unfinished_count;
+static size_t slots_held;
 static uint32_t slots_handed_out;
 /* Slots of destroyed contexts, for reuse. The scheduler pools contexts and
  * destroys one only when a goroutine asks for another stack size, so a few are
@@ -85,17 +90,22 @@ size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
   return 0; /* the engine keeps the wasm stack */
 }
 
-/* The first C frame of every context, called by the glue's first frame. */
+/* The first C frame of every entry, called by the glue's first frame. */
 __attribute__((export_name("llgo_stack_switching_start"))) void llgo_wasmcontext_stack_switching_start(
     void *self_pointer) {
   stack_switching_backend *self = self_pointer;
   self->entry(self->arg);
 }
 
-static void finished(stack_switching_backend *self) {
-  if (self->unfinished) {
-    self->unfinished = 0;
-    unfinished_count--;
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
+  stack_switching_backend *self = backend_of(ctx);
+  if (self->slot_plus_one != 0) {
+    llgo_glue_drop(self->slot_plus_one - 1);
+    if (free_slot_count < FREE_SLOTS_KEPT) {
+      free_slots[free_slot_count++] = self->slot_plus_one - 1;
+    }
+    self->slot_plus_one = 0;
+    slots_held--;
   }
 }
 
@@ -103,40 +113,30 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
                                                      llgo_wasmcontext_entry_fn entry,
                                                      void *arg) {
   stack_switching_backend *self = backend_of(ctx);
-  finished(self); /* a re-armed context gives up what it held */
-  if (unfinished_count >= LLGO_WASMCONTEXT_MAX_CONTINUATIONS) {
-    return LLGO_WASMCONTEXT_TOO_MANY;
-  }
   if (self->slot_plus_one == 0) {
+    if (slots_held >= LLGO_WASMCONTEXT_MAX_CONTINUATIONS) {
+      return LLGO_WASMCONTEXT_TOO_MANY;
+    }
     uint32_t slot = free_slot_count > 0 ? free_slots[--free_slot_count] : slots_handed_out++;
     self->slot_plus_one = slot + 1;
+    slots_held++;
+  } else if (self->mid_entry) {
+    llgo_glue_drop(self->slot_plus_one - 1); /* a failed context: its old entry never goes on */
   }
+  self->armed = self->started = self->mid_entry = 0;
   if (llgo_glue_arm(self->slot_plus_one - 1) != 0) {
+    llgo_wasmcontext_backend_release(ctx); /* the table cannot grow: nothing is kept */
     return LLGO_WASMCONTEXT_OUT_OF_MEMORY;
   }
   self->entry = entry;
   self->arg = arg;
-  self->started = 0;
-  self->unfinished = 1;
-  unfinished_count++;
+  self->armed = 1;
   return LLGO_WASMCONTEXT_OK;
-}
-
-void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
-  stack_switching_backend *self = backend_of(ctx);
-  finished(self);
-  if (self->slot_plus_one != 0) {
-    llgo_glue_drop(self->slot_plus_one - 1);
-    if (free_slot_count < FREE_SLOTS_KEPT) {
-      free_slots[free_slot_count++] = self->slot_plus_one - 1;
-    }
-    self->slot_plus_one = 0;
-  }
 }
 
 llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
   stack_switching_backend *self = backend_of(ctx);
-  if (!self->unfinished) {
+  if (!self->armed) {
     return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
   }
   void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
@@ -150,11 +150,12 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
   int outcome = llgo_glue_resume(self->slot_plus_one - 1, self);
   void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
   llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
+  self->mid_entry = outcome == GLUE_SUSPENDED;
   if (outcome == GLUE_SUSPENDED) {
     self->storage.stack_pointer = stack_pointer;
     return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, 0);
   }
-  finished(self);
+  self->armed = 0;
   if (outcome == GLUE_LONGJMP_LEFT) {
     return LLGO_WASMCONTEXT_ESCAPED;
   }
