@@ -173,7 +173,9 @@ inline std::vector<uint8_t> build_test_module(const TestModuleShape& shape) {
   }
   if (shape.stack_switching) {
     body.insert(body.end(), {0x02, 0x40, 0xd2, 0x00, 0xe0, 0x01});  // block; ref.func 0; cont.new 1
-    body.insert(body.end(), {0xe3, 0x01, 0x01, 0x00, 0x00, 0x00});  // resume 1 (on 0 0)
+    // resume 1 (on 98 0): the tag's LEB starts with 0xe2, so a walk that skipped the handler
+    // vector wrongly would count an extra `suspend`
+    body.insert(body.end(), {0xe3, 0x01, 0x01, 0x00, 0xe2, 0x00, 0x00});
     body.insert(body.end(), {0x0b, 0xe2, 0x00});                    // end; suspend 0
   }
   if (shape.try_table) body.insert(body.end(), {0x1f, 0x40, 0x01, 0x02, 0x00, 0x01, 0x0b});  // try_table (catch_all 0)

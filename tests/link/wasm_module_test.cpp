@@ -103,6 +103,26 @@ TEST(ModuleValidation, P1ViolationsNameTheOffender) {
   EXPECT_NE(text.find("memory export 'memory' is missing"), std::string::npos) << text;
 }
 
+TEST(ModuleValidation, StackSwitchingOnlyWhereAllowedAndMergedModulesLeaveNoImports) {
+  TestModuleShape shape;
+  shape.stack_switching = true;
+  shape.try_table = true;
+  auto module = read_wasm_module(build_test_module(shape));
+  auto text = joined(validate_module(module, expectations_for(link_test::resolve_target_named("wasip1").spec)));
+  EXPECT_NE(text.find("3 stack-switching instruction(s); first: 'cont.new' in function 0 (entry_function)"),
+            std::string::npos) << text;
+  ModuleExpectations allowed = expectations_for(link_test::resolve_target_named("wasip1").spec);
+  allowed.forbid_stack_switching = false;
+  allowed.merged_import_modules = {"asyncify"};
+  EXPECT_TRUE(validate_module(module, allowed).empty()) << joined(validate_module(module, allowed));
+
+  TestModuleShape unmerged;
+  unmerged.import_asyncify = true;  // stands in for an import of a module that should have been merged
+  text = joined(validate_module(read_wasm_module(build_test_module(unmerged)), allowed));
+  EXPECT_NE(text.find("import asyncify.start_unwind was left in the module (wasm-merge should have joined asyncify"),
+            std::string::npos) << text;
+}
+
 TEST(ModuleValidation, DefinedSharedMemoryIsRejectedForP1AndRequiredForP1T) {
   TestModuleShape shared;
   shared.define_shared_memory = true;

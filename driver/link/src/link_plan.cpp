@@ -80,6 +80,8 @@ std::string describe_expectations(const ModuleExpectations& e) {
   if (e.forbid_thread_imports) parts.push_back("no pthread/thread-spawn/wasi-threads imports");
   if (e.forbid_asyncify_imports) parts.push_back("no asyncify.* imports");
   if (e.forbid_legacy_exceptions) parts.push_back("no legacy try/catch (exnref only)");
+  if (e.forbid_stack_switching) parts.push_back("no stack-switching instructions");
+  for (const auto& name : e.merged_import_modules) parts.push_back("no " + name + ".* imports (merged)");
   for (const auto& name : e.required_function_exports) parts.push_back("exports function " + name);
   for (const auto& name : e.required_memory_exports) parts.push_back("exports memory " + name);
   if (parts.empty()) return "readable wasm module";

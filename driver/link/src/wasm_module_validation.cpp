@@ -49,6 +49,7 @@ ModuleExpectations expectations_for(const TargetSpec& spec) {
   // wasm-opt, or without Asyncify, none may remain.
   expectations.forbid_asyncify_imports = caps.asyncify != AsyncifyMode::Emscripten;
   expectations.forbid_legacy_exceptions = caps.eh.final == ExceptionModel::Exnref;
+  expectations.forbid_stack_switching = true;
   // A WASI command: the engine calls _start and reads the memory export.
   expectations.required_function_exports = {"_start"};
   expectations.required_memory_exports = {"memory"};
@@ -70,6 +71,12 @@ std::vector<std::string> validate_module(const WasmModuleSummary& module, const 
     if (expectations.forbid_asyncify_imports && import.module == "asyncify") {
       violations.push_back(where + " was left in the module (wasm-opt --asyncify should have replaced it)");
     }
+    for (const auto& merged : expectations.merged_import_modules) {
+      if (import.module == merged) {
+        violations.push_back(where + " was left in the module (wasm-merge should have joined " + merged +
+                             " to the program)");
+      }
+    }
   }
   for (size_t i = 0; i < module.defined_memories.size(); ++i) {
     if (module.defined_memories[i].shared) {
@@ -88,6 +95,16 @@ std::vector<std::string> validate_module(const WasmModuleSummary& module, const 
                          "' in function " + std::to_string(first.function_index) +
                          (function.empty() ? "" : " (" + function + ")") + " at offset " + offset_text(first.file_offset) +
                          " (the final module must use exnref: was --translate-to-exnref run?)");
+  }
+  if (expectations.forbid_stack_switching && !module.stack_switching_sites.empty()) {
+    const auto& first = module.stack_switching_sites.front();
+    std::string function = module.function_name(first.function_index);
+    violations.push_back(std::to_string(module.stack_switching_sites.size()) +
+                         " stack-switching instruction(s); first: '" + exception_opcode_name(first.opcode) +
+                         "' in function " + std::to_string(first.function_index) +
+                         (function.empty() ? "" : " (" + function + ")") + " at offset " +
+                         offset_text(first.file_offset) +
+                         " (this target's engines cannot run them: stack switching is a target capability)");
   }
   for (const auto& name : expectations.required_function_exports) {
     if (!exports(module, name, WasmExternalKind::function)) violations.push_back("function export '" + name + "' is missing");
