@@ -1,6 +1,8 @@
 // Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
 #include "llgo_wasm/link_plan.hpp"
 
+#include "llgo_wasm/program_merge.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -118,6 +120,8 @@ bool needs_post_link_asyncify(const ResolvedTarget& target) {
   return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
 }
 
+bool needs_program_merge(const ResolvedTarget& target) { return !chosen_context_merge(target.spec).empty(); }
+
 LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming) {
   const TargetSpec& spec = target.spec;
@@ -127,7 +131,10 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.kind = arguments.kind;
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
-  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target);
+  const bool executable = arguments.kind == LinkOutputKind::executable;
+  const bool asyncify = executable && needs_post_link_asyncify(target);
+  const bool merge = executable && needs_program_merge(target);
+  const bool post_link = asyncify || merge;  // a wasm-opt step follows the link
 
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
@@ -184,28 +191,52 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.steps.push_back({LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}, {}});
 
   std::string to_publish = linked;
+  std::vector<std::string> features = {"exception-handling"};
+  if (merge) {
+    // The context's modules join the program (stack switching: its switch glue); no Asyncify.
+    ProgramMerge modules = chosen_context_merge(spec);
+    for (auto& module : modules.modules) {
+      if (toolchain.llgo_wasm_root) module.source = substitute(module.source, kRootPlaceholder, *toolchain.llgo_wasm_root);
+    }
+    for (const auto& feature : modules.features) {
+      if (std::find(features.begin(), features.end(), feature) == features.end()) features.push_back(feature);
+    }
+    modules.features = features;
+    const std::string merged = temporary_path(arguments.output_path, "merged", naming);
+    plan.temporaries.push_back(merged);
+    std::vector<std::string> inputs = {linked};
+    for (const auto& module : modules.modules) inputs.push_back(module.source);
+    plan.steps.push_back({LinkStepKind::run_tool, "merge", wasm_merge_command(modules, toolchain.wasm_merge, linked, merged),
+                          inputs, {merged}, {}});
+    to_publish = merged;
+  }
   if (post_link) {
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
-    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling", "--asyncify"};
+    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, to_publish};
+    for (const auto& flag : binaryen_feature_flags(features)) wasm_opt.push_back(flag);
     const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
-    if (arguments.asyncify_narrowing) {
-      std::vector<std::string> switch_imports = default_asyncify_switch_imports();
-      switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
-      switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
-      std::string list;
-      for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
-      wasm_opt.push_back("--pass-arg=asyncify-imports@" + list);
-    } else {
-      plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+    if (asyncify) {
+      wasm_opt.push_back("--asyncify");
+      if (arguments.asyncify_narrowing) {
+        std::vector<std::string> switch_imports = default_asyncify_switch_imports();
+        switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
+        switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
+        std::string list;
+        for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
+        wasm_opt.push_back("--pass-arg=asyncify-imports@" + list);
+      } else {
+        plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+      }
     }
+    if (auto removal = remove_internal_exports_flag(chosen_context_merge(spec)); merge && removal) wasm_opt.push_back(*removal);
     if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    plan.steps.push_back({LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
-                          {linked}, {final_module}, {}});
+    std::string name = std::string(asyncify ? "asyncify" : "wasm-opt") + (translate_exceptions ? "+exnref" : "");
+    plan.steps.push_back({LinkStepKind::run_tool, name, wasm_opt, {to_publish}, {final_module}, {}});
     to_publish = final_module;
   }
   if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {

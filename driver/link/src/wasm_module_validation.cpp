@@ -49,7 +49,9 @@ ModuleExpectations expectations_for(const TargetSpec& spec) {
   // wasm-opt, or without Asyncify, none may remain.
   expectations.forbid_asyncify_imports = caps.asyncify != AsyncifyMode::Emscripten;
   expectations.forbid_legacy_exceptions = caps.eh.final == ExceptionModel::Exnref;
-  expectations.forbid_stack_switching = true;
+  // Engines run stack switching only where the target says so (Node 26 behind a flag).
+  expectations.forbid_stack_switching = !caps.stack_switching;
+  for (const auto& module : chosen_context_merge(spec).modules) expectations.merged_import_modules.push_back(module.name);
   // A WASI command: the engine calls _start and reads the memory export.
   expectations.required_function_exports = {"_start"};
   expectations.required_memory_exports = {"memory"};

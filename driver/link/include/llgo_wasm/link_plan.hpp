@@ -5,6 +5,9 @@
 //
 // asyncify post-link:   clang link -> core temp | wasm-opt --asyncify ... [--translate-to-exnref
 //                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
+// context-merge:        clang link -> core temp | wasm-merge core + the context's modules -> merged
+//                       temp | wasm-opt --remove-exports=<internal> [-O] [--translate-to-exnref]
+//                       -> final temp | validate | rename (stack switching: no Asyncify at all).
 // other WASI modules:   clang link -> temp | validate | rename.
 // anything else, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
@@ -49,6 +52,7 @@ struct LinkToolchain {
   std::string compiler;          // clang (or emcc for Emscripten targets, or host cc)
   std::string archiver;          // llvm-ar
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
+  std::string wasm_merge;        // empty when the plan merges no modules
   std::optional<std::string> sysroot;
   std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
 };
@@ -63,6 +67,9 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
 
 // Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
 bool needs_post_link_asyncify(const ResolvedTarget& target);
+// Does its chosen context merge modules into executables (then wasm-merge and a wasm-opt step
+// follow the link, without Asyncify)?
+bool needs_program_merge(const ResolvedTarget& target);
 
 LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming);

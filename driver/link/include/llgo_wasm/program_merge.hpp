@@ -1,6 +1,6 @@
-// ProgramMerge: WebAssembly modules of llgo-wasm itself that a target joins to the linked
-// program after wasm-ld, with Binaryen's wasm-merge - today the stack-switching context's
-// switch glue (runtime/src/wasmcontext_stack_switching.wat), written in WebAssembly text because
+// The commands of a ProgramMerge (target.hpp): WebAssembly modules of llgo-wasm itself that a
+// target joins to the linked program after wasm-ld, with Binaryen's wasm-merge - today the
+// stack-switching context's switch glue (runtime/src/wasmcontext_stack_switching.wat), written in WebAssembly text because
 // LLVM 19 cannot emit its instructions. The program goes first and is named "llgo_program":
 // a merged module imports from it under that name (functions it exports with
 // __attribute__((export_name)), tags wasm-ld exports with --export=...), and the program
@@ -15,21 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "llgo_wasm/target.hpp"
+
 namespace llgo_wasm {
 
-struct MergedModule {
-  std::string name;    // the import module name the program uses for it
-  std::string source;  // a .wat or .wasm file
-  bool operator==(const MergedModule&) const = default;
-};
-
-struct ProgramMerge {
-  std::vector<MergedModule> modules;
-  std::vector<std::string> internal_exports;  // export name patterns removed after the merge
-  std::vector<std::string> features;          // Binaryen feature names ("stack-switching", ...)
-  bool empty() const { return modules.empty(); }
-  bool operator==(const ProgramMerge&) const = default;
-};
+// The oldest Binaryen the merge is tested with (its stack-switching text format changed before).
+inline constexpr int kMinimumMergeBinaryenVersion = 132;
 
 // The name the linked program has in wasm-merge (what merged modules import from).
 inline constexpr std::string_view kMergedProgramName = "llgo_program";
