@@ -1,7 +1,8 @@
 # cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
 # smoke program, and the scheduler fixture and the test programs (tests/programs.cmake) once per
-# context backend the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
-# contexts, data model, effective flags per context, engines. The ctest cases that run these
+# context backend the target supports, each on the runtime built for that backend (on a
+# stack-switching target also the goroutine-limits fixture). Facts come from the driver
+# (LlgoWasmTargetFacts.cmake): contexts, data model, effective flags per context, engines. The ctest cases that run these
 # programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
@@ -107,6 +108,14 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                         DEFINES ${_defs})
   llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+
+  if(LLGO_WASM_TARGET_STACK_SWITCHING)
+    # What a goroutine on an engine continuation promises beyond the scheduler fixture: panics
+    # across switches, the cap on live goroutines from both sides, a longjmp that leaves its
+    # goroutine reported (tests/fixtures/goroutine_limits.c).
+    llgo_wasm_add_program(goroutine_limits_${_cid} SOURCES "${ROOT}/tests/fixtures/goroutine_limits.c"
+                          RUNTIME llgo_runtime_${_cid})
+  endif()
 
   if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
     # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link

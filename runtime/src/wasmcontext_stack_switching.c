@@ -24,7 +24,7 @@
  * Limits: one thread; wasm32 (the glue passes pointers as i32). The engine maps
  * a stack per continuation (V8: ~4.4 KB resident each, never given back, and the
  * process aborts at about 32,700 on Linux's default vm.max_map_count of 65530),
- * so creating more than LLGO_WASMCONTEXT_MAX_CONTINUATIONS contexts at once
+ * so creating more than LLGO_MAX_GOROUTINES contexts at once
  * fails with LLGO_WASMCONTEXT_TOO_MANY. Engines: Node 26 with
  * --experimental-wasm-wasmfx.
  */
@@ -33,8 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef LLGO_WASMCONTEXT_MAX_CONTINUATIONS
-#define LLGO_WASMCONTEXT_MAX_CONTINUATIONS 30000
+#ifndef LLGO_MAX_GOROUTINES
+#error "compile with -DLLGO_MAX_GOROUTINES=<max-goroutines of the target> (llgo-wasm resolve's effective cflags)"
 #endif
 #define LLGO_STRINGIFY_(x) #x
 #define LLGO_STRINGIFY(x) LLGO_STRINGIFY_(x)
@@ -55,7 +55,7 @@ void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 
 const char llgo_wasmcontext_backend_name[] = "stack-switching";
 const char llgo_wasmcontext_backend_limit[] =
-    "more than " LLGO_STRINGIFY(LLGO_WASMCONTEXT_MAX_CONTINUATIONS)
+    "more than " LLGO_STRINGIFY(LLGO_MAX_GOROUTINES)
     " goroutines alive at once (the stack-switching backend's cap: the engine maps a stack for each)";
 
 typedef struct stack_switching_backend {
@@ -114,7 +114,7 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
                                                      void *arg) {
   stack_switching_backend *self = backend_of(ctx);
   if (self->slot_plus_one == 0) {
-    if (slots_held >= LLGO_WASMCONTEXT_MAX_CONTINUATIONS) {
+    if (slots_held >= LLGO_MAX_GOROUTINES) {
       return LLGO_WASMCONTEXT_TOO_MANY;
     }
     uint32_t slot = free_slot_count > 0 ? free_slots[--free_slot_count] : slots_handed_out++;
