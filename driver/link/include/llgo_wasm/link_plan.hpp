@@ -52,9 +52,9 @@ struct LinkToolchain {
   std::string compiler;          // clang (or emcc for Emscripten targets, or host cc)
   std::string archiver;          // llvm-ar
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
-  std::string wasm_merge;        // empty when the plan merges no modules
   std::optional<std::string> sysroot;
   std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
+  std::string wasm_merge;        // empty when the plan merges no modules
 };
 
 // Unique-per-run temp names, `.<output name>.<role>.<pid>.<random>.tmp`.
