@@ -134,7 +134,7 @@ json spec_to_json(const TargetSpec& spec) {
     engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
                      {"sampled", engine.sampled},   {"labels", engine.labels}};
   }
-  return json{
+  json document{
       {"name", spec.name},
       {"variant", spec.variant},
       {"goos", spec.goos},
@@ -157,12 +157,14 @@ json spec_to_json(const TargetSpec& spec) {
       {"environments", spec.environments},
       {"asyncify-imports", spec.asyncify_imports},
       {"default-stack-size", spec.default_stack_size},
-      {"max-goroutines", spec.max_goroutines},
       {"output",
        {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
       {"runner", to_string(spec.runner)},
       {"engines", engines},
   };
+  // Absent means no cap (the loader takes only positive integers there).
+  if (spec.max_goroutines > 0) document["max-goroutines"] = spec.max_goroutines;
+  return document;
 }
 
 TargetSpec spec_from_json(const json& value) {
