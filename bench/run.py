@@ -534,34 +534,27 @@ def bench_stack_switching(programs, settings):
 
 
 def evaluate_stack_switching_targets():
-    ss = {d: find_row("yield", NODE26, "stack-switching", f"G=2 depth={d}") for d in STACK_SWITCHING_DEPTHS}
-    raw = {d: find_row("yield", NODE26, "asyncify", f"G=2 depth={d}") for d in STACK_SWITCHING_DEPTHS}
-    name = "stack switching: yield at depth 50 <= 1.2x depth 1"
-    if ss[1] and ss[50]:
-        add_target(name, ss[50]["median"] / ss[1]["median"], 1.2, "max", "x",
-                   f"{ss[50]['median']:.1f} ns vs {ss[1]['median']:.1f} ns")
-    else:
-        add_unmeasured_target(name, "a yield row is missing")
-    name = "stack switching: yield at depth 30 <= 0.6x raw Asyncify (both Node 26)"
-    if ss[30] and raw[30]:
-        add_target(name, ss[30]["median"] / raw[30]["median"], 0.6, "max", "x",
-                   f"{ss[30]['median']:.1f} ns vs {raw[30]['median']:.1f} ns")
-    else:
-        add_unmeasured_target(name, "a yield row is missing")
-    size, plain = find_row("module size", NODE26, "stack-switching"), find_row("module size", NODE26, "no context support")
-    name = "stack switching: module size within 1% of no context support"
-    if size and plain:
-        add_target(name, (size["median"] / plain["median"] - 1) * 100, 1.0, "max", "%",
-                   f"{int(size['median']):,} B vs {int(plain['median']):,} B")
-    else:
-        add_unmeasured_target(name, "a module size row is missing")
-    kernel, base = find_row("cpu kernel", NODE26, "stack-switching"), find_row("cpu kernel", NODE26, "plain")
-    name = "stack switching: CPU-bound time within 1% of no context support"
-    if kernel and base:
-        add_target(name, (kernel["median"] / base["median"] - 1) * 100, 1.0, "max", "%",
-                   f"{kernel['median']:.2f} ms vs {base['median']:.2f} ms (plain kernel)")
-    else:
-        add_unmeasured_target(name, "a cpu kernel row is missing")
+    def ratio_target(name, measured, baseline, limit, unit, percent, value_format, baseline_note=""):
+        if not (measured and baseline):
+            add_unmeasured_target(name, "a row is missing")
+            return
+        ratio = measured["median"] / baseline["median"]
+        add_target(name, (ratio - 1) * 100 if percent else ratio, limit, "max", unit,
+                   f"{value_format(measured['median'])} vs {value_format(baseline['median'])}{baseline_note}")
+
+    yields = {(b, d): find_row("yield", NODE26, b, f"G=2 depth={d}")
+              for b in ("stack-switching", "asyncify") for d in STACK_SWITCHING_DEPTHS}
+    ns = lambda v: f"{v:.1f} ns"
+    ratio_target("stack switching: yield at depth 50 <= 1.2x depth 1", yields["stack-switching", 50],
+                 yields["stack-switching", 1], 1.2, "x", False, ns)
+    ratio_target("stack switching: yield at depth 30 <= 0.6x raw Asyncify (both Node 26)", yields["stack-switching", 30],
+                 yields["asyncify", 30], 0.6, "x", False, ns)
+    ratio_target("stack switching: module size within 1% of no context support",
+                 find_row("module size", NODE26, "stack-switching"), find_row("module size", NODE26, "no context support"),
+                 1.0, "%", True, lambda v: f"{int(v):,} B")
+    ratio_target("stack switching: CPU-bound time within 1% of no context support",
+                 find_row("cpu kernel", NODE26, "stack-switching"), find_row("cpu kernel", NODE26, "plain"),
+                 1.0, "%", True, lambda v: f"{v:.2f} ms", " (plain kernel)")
 
 
 # ---- driver benchmarks -----------------------------------------------------------------------

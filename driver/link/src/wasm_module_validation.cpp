@@ -35,6 +35,16 @@ std::string offset_text(uint64_t offset) {
   return buffer;
 }
 
+// "<n> <what>; first: '<opcode>' in function <i> (<name>) at offset <o>"
+std::string describe_sites(const WasmModuleSummary& module, const std::vector<WasmInstructionSite>& sites,
+                           const std::string& what) {
+  const auto& first = sites.front();
+  std::string function = module.function_name(first.function_index);
+  return std::to_string(sites.size()) + " " + what + "; first: '" + exception_opcode_name(first.opcode) +
+         "' in function " + std::to_string(first.function_index) + (function.empty() ? "" : " (" + function + ")") +
+         " at offset " + offset_text(first.file_offset);
+}
+
 }  // namespace
 
 bool is_checked_wasi_module(const TargetSpec& spec) { return triple_is_wasi(spec.triple); }
@@ -90,22 +100,11 @@ std::vector<std::string> validate_module(const WasmModuleSummary& module, const 
     violations.push_back("no shared memory imported or defined (a threads variant needs one)");
   }
   if (expectations.forbid_legacy_exceptions && !module.legacy_eh_sites.empty()) {
-    const auto& first = module.legacy_eh_sites.front();
-    std::string function = module.function_name(first.function_index);
-    violations.push_back(std::to_string(module.legacy_eh_sites.size()) +
-                         " legacy exception instruction(s) left; first: '" + exception_opcode_name(first.opcode) +
-                         "' in function " + std::to_string(first.function_index) +
-                         (function.empty() ? "" : " (" + function + ")") + " at offset " + offset_text(first.file_offset) +
+    violations.push_back(describe_sites(module, module.legacy_eh_sites, "legacy exception instruction(s) left") +
                          " (the final module must use exnref: was --translate-to-exnref run?)");
   }
   if (expectations.forbid_stack_switching && !module.stack_switching_sites.empty()) {
-    const auto& first = module.stack_switching_sites.front();
-    std::string function = module.function_name(first.function_index);
-    violations.push_back(std::to_string(module.stack_switching_sites.size()) +
-                         " stack-switching instruction(s); first: '" + exception_opcode_name(first.opcode) +
-                         "' in function " + std::to_string(first.function_index) +
-                         (function.empty() ? "" : " (" + function + ")") + " at offset " +
-                         offset_text(first.file_offset) +
+    violations.push_back(describe_sites(module, module.stack_switching_sites, "stack-switching instruction(s)") +
                          " (this target's engines cannot run them: stack switching is a target capability)");
   }
   for (const auto& name : expectations.required_function_exports) {
