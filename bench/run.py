@@ -5,9 +5,11 @@ Called by bench/run.sh after the presets are built (native, j32, j64, wasip1); r
 bench-manifest.json files those builds wrote (bench/superbuild.cmake in build/<preset>,
 bench/wasm-variant.cmake in each target build, build/<preset>/target).
 
-Runs, on every variant and context backend under the same engine (Node >= 24 for wasm):
+Runs, on every variant and backend (context backend x stack mode) under the same engine (Node >= 24
+for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
-           memory per parked goroutine (10,000 parked; default and 16 KiB stacks), CPU kernel;
+           memory per parked goroutine (100,000 parked where stacks are shared, 10,000 otherwise;
+           1 and 10 frames deep), CPU kernel;
   asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
@@ -54,20 +56,23 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(go_parked_count=100_000, chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
+FULL = dict(chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
             chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3,
             yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
-            parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
+            parked_count=10_000, parked_count_shared=100_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(go_parked_count=10_000, chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
+QUICK = dict(chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
              chan_reps=2, sleepers=1_000, sleeps=2, sleepers_reps=1,
              yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
-             parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
+             parked_count=10_000, parked_count_shared=100_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
              resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
              cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
 YIELD_GOROUTINES = [2, 10, 1000]
 YIELD_DEPTHS = [1, 10]
+PARKED_DEPTHS = [1, 10]
+# The variants of Go's own rows (bench/go; their backend is the Go version that ran).
+GO_VARIANT = {"js/wasm": "Go js/wasm", "native": "Go native"}
 PRESETS = {"native": "native", "J32": "j32", "J64": "j64", "P1": "wasip1"}
 
 
@@ -154,10 +159,11 @@ def find_node():
 class Program:
     """One runnable benchmark program: how to start it on its engine."""
 
-    def __init__(self, variant, backend, path, engine_prefix, env=None):
+    def __init__(self, variant, backend, path, engine_prefix, env=None, stacks=None):
         self.variant, self.backend, self.path = variant, backend, Path(path)
         self.engine_prefix = engine_prefix
         self.env = None if env is None else dict(os.environ, **env)
+        self.stacks = stacks  # "shared" / "separate" for runtime programs
 
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]
@@ -197,8 +203,9 @@ def preset_dir(prefix, preset):
 
 
 def discover(build_prefix, node, wasi_runner):
-    """Returns (runtime programs, plain-kernel programs, P1 link inputs, host manifest)."""
-    runtime, plain, p1_inputs, host = [], {}, None, None
+    """Returns (runtime programs, plain-kernel programs, P1 link inputs (one per backend, the
+    default stack mode first), host manifest)."""
+    runtime, plain, p1_inputs, host = [], {}, [], None
     try:
         host = load_manifest(preset_dir(build_prefix, "native") / "bench-manifest.json")
     except BenchError as error:
@@ -212,16 +219,31 @@ def discover(build_prefix, node, wasi_runner):
         prefix = {"native": [], "P1": [node, str(wasi_runner)]}.get(variant, [node])
         for entry in manifest["programs"]:
             if entry["kind"] == "runtime":
-                runtime.append(Program(variant, entry["context"], entry["path"], prefix))
+                runtime.append(Program(variant, entry["context"], entry["path"], prefix, stacks=entry.get("stacks")))
             elif entry["kind"] == "cpu-plain":
                 plain[variant] = Program(variant, "plain", entry["path"], prefix)
             elif entry["kind"] == "runtime-objects":
-                p1_inputs = dict(entry, driver=manifest["driver"], target=manifest["target"])
+                p1_inputs.append(dict(entry, driver=manifest["driver"], target=manifest["target"]))
     return runtime, plain, p1_inputs, host
 
 # ---- P1: the link through the driver, with and without narrowing ----------------------------
 
 LINK_STEP_LINE = re.compile(r"asyncify\+exnref ([0-9.]+) s, (\d+) B -> (\d+) B")
+
+
+def link_p1_other_backend(inputs, out_dir, node, wasi_runner):
+    """Links a P1 benchmark of another stack mode (narrowed only) for the runtime benchmarks."""
+    objects = inputs["objects"].split("|")
+    link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
+    output = out_dir / f"bench_runtime_{inputs['backend'].replace('-', '_')}.wasm"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        run([inputs["driver"], "link", "--target", inputs["target"], "--context", inputs["context"],
+             "--stacks", inputs["stacks"], "-O2", "-o", str(output)] + link_inputs)
+    except BenchError as error:
+        add_missing("P1 runtime benchmarks", "P1", inputs["backend"], "-", f"link failed: {error}")
+        return None
+    return Program("P1", inputs["backend"], output, [node, str(wasi_runner)], stacks=inputs.get("stacks"))
 
 
 def link_p1(inputs, out_dir, node, wasi_runner, settings):
@@ -230,7 +252,8 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
     driver = inputs["driver"]
     objects = inputs["objects"].split("|")
     link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
-    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "-O2"]
+    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "--stacks", inputs["stacks"],
+            "-O2"]
     out_dir.mkdir(parents=True, exist_ok=True)
     programs = {}
     for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"])):
@@ -252,7 +275,7 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
         add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
         add_row("module size", "P1", f"asyncify ({mode})", "final module, -O2", [output.stat().st_size], "B")
         programs[mode] = Program("P1", "asyncify" if mode == "narrowed" else "asyncify (wide)", output,
-                                 [node, str(wasi_runner)])
+                                 [node, str(wasi_runner)], stacks=inputs.get("stacks"))
 
     # The baseline: the same core module through the same wasm-opt pipeline minus --asyncify.
     try:
@@ -317,14 +340,14 @@ def bench_go_program(program, settings):
     v, b = program.variant, program.backend
     print(f"  {v}/{b}", file=sys.stderr)
     bench_yield_and_spawn(program, settings)
-    for depth in (1, 10):
-        params = f"{settings['go_parked_count']:,} parked, depth {depth}"
+    for depth in PARKED_DEPTHS:
+        params = parked_params(settings["parked_count_shared"], depth)
         try:
             samples = []
             for _ in range(settings["parked_reps"]):
-                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["go_parked_count"], depth)]
-            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB",
-                    note="runtime.MemStats.Sys growth")
+                samples += [r["bytes_per_goroutine"]
+                            for r in program.results("parked", settings["parked_count_shared"], depth)]
+            add_row("memory per parked G", v, b, params, samples, "B", note="runtime.MemStats.Sys growth")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
     for bench, mode, count_key, params, unit in (
@@ -384,15 +407,20 @@ def bench_yield_and_spawn(program, settings):
 
 def bench_parked(program, settings):
     v, b = program.variant, program.backend
-    for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
-        params = f"{settings['parked_count']:,} parked, {stack_label}"
+    count = settings["parked_count_shared"] if program.stacks == "shared" else settings["parked_count"]
+    for depth in PARKED_DEPTHS:
+        params = parked_params(count, depth)
         try:
             samples = []
             for _ in range(settings["parked_reps"]):
-                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["parked_count"], stack)]
-            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB")
+                samples += [r["bytes_per_goroutine"] for r in program.results("parked", count, 0, depth)]
+            add_row("memory per parked G", v, b, params, samples, "B")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
+
+
+def parked_params(count, depth):
+    return f"{count:,} parked, depth={depth}"
 
 
 def bench_cpu(programs, settings):
@@ -667,18 +695,30 @@ def go_anchor(bench, variant, params):
     return (bench, variant, row["backend"] if row else "?", params)
 
 
+GO_MISSING = "Go's row is missing from this run (bench/go did not build or run)"
+
+
+def go_row(bench, platform, params):
+    """Go's own figure for the same benchmark in this run (bench/go), or None."""
+    return find_row(*go_anchor(bench, GO_VARIANT[platform], params))
+
+
+def add_ratio_target(name, ours, anchor, limit, anchor_label, missing_why):
+    if ours and anchor:
+        add_target(name, ours["median"] / anchor["median"], limit, "max", "x",
+                   f"{ours['median']:.1f} {ours['unit'].split('/')[0]} vs {anchor_label} {anchor['median']:.1f}")
+    else:
+        add_unmeasured_target(name, missing_why if not anchor else "our row is missing")
+
+
 def evaluate_targets(settings):
-    # 0. against Go itself, same run (issue 17): yields and spawn+exit as ratios of Go's
+    # 1. P1 yield against Go js/wasm's runtime.Gosched (G=2): depth 1 <= 0.15x, depth 10 <= 0.3x
     for depth, limit in ((1, 0.15), (10, 0.3)):
         params = f"G=2 depth={depth}"
-        ratio_target(f"P1 yield <= {limit}x Go js/wasm's runtime.Gosched ({params})",
-                     ("yield", "P1", "asyncify", params), go_anchor("yield", "Go js/wasm", params), limit)
-    params = f"{max(settings['spawn_counts']):,} serial"
-    ratio_target(f"P1 spawn+exit <= 0.1x Go js/wasm's ({params})", ("spawn+exit", "P1", "asyncify", params),
-                 go_anchor("spawn+exit", "Go js/wasm", params), 0.1)
-    ratio_target("native single-worker yield <= 2x Go native's, GOMAXPROCS=1 (G=2 depth=1)",
-                 ("yield", "native", "ucontext", "G=2 depth=1"), go_anchor("yield", "Go native", "G=2 depth=1"), 2.0)
-    # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
+        add_ratio_target(f"P1 yield ({params}) <= {limit}x Go js/wasm runtime.Gosched",
+                         find_row("yield", "P1", "asyncify", params), go_row("yield", "js/wasm", params), limit,
+                         "Go js/wasm", GO_MISSING)
+    # 2. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
             for depth in YIELD_DEPTHS:
@@ -690,16 +730,29 @@ def evaluate_targets(settings):
                                f"{fast['median']:.1f} ns vs {fiber['median']:.1f} ns")
                 else:
                     add_unmeasured_target(name, "a yield row is missing")
-    # 2. P1 spawn+exit <= 150 ns (context pooling)
+    # 3. P1 spawn+exit <= 0.1x Go js/wasm's
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
-        row = find_row("spawn+exit", "P1", "asyncify", params)
-        name = f"P1 spawn+exit <= 150 ns ({params})"
-        if row:
-            add_target(name, row["median"], 150.0, "max", "ns", row["note"])
-        else:
-            add_unmeasured_target(name, "the P1 spawn row is missing")
-    # 3. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
+        add_ratio_target(f"P1 spawn+exit ({params}) <= 0.1x Go js/wasm", find_row("spawn+exit", "P1", "asyncify", params),
+                         go_row("spawn+exit", "js/wasm", params), 0.1, "Go js/wasm", GO_MISSING)
+    # 4. memory per parked goroutine where stacks are shared: <= 512 B at depth 1, <= 1 KiB at depth 10
+    for variant in ("P1", "J32", "J64"):
+        for depth, limit in ((1, 512.0), (10, 1024.0)):
+            params = parked_params(settings["parked_count_shared"], depth)
+            row = find_row("memory per parked G", variant, "asyncify", params)
+            name = f"{variant}/asyncify memory per parked goroutine <= {limit:g} B (depth {depth})"
+            anchor = go_row("memory per parked G", "js/wasm", parked_params(settings["parked_count_shared"], depth))
+            if row:
+                add_target(name, row["median"], limit, "max", "B",
+                           f"{params}" + (f"; Go js/wasm {anchor['median']:.0f} B" if anchor else ""))
+            else:
+                add_unmeasured_target(name, "the row is missing")
+    # 5. native single-worker yield <= 2x Go native (GOMAXPROCS=1)
+    for depth in YIELD_DEPTHS:
+        params = f"G=2 depth={depth}"
+        add_ratio_target(f"native single-worker yield ({params}) <= 2x Go native", find_row("yield", "native", "ucontext", params),
+                         go_row("yield", "native", params), 2.0, "Go native", GO_MISSING)
+    # 6. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
     plain = find_row("module size", "P1", "no Asyncify")
     for mode in ("narrowed", "wide"):
         row = find_row("module size", "P1", f"asyncify ({mode})")
@@ -709,8 +762,9 @@ def evaluate_targets(settings):
                        f"{int(row['median']):,} B vs {int(plain['median']):,} B without Asyncify")
         else:
             add_unmeasured_target(name, "a module size row is missing")
-    # 4. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
-    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext")]:
+    # 7. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
+    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext", "ucontext-separate")
+                and r["variant"] in ("J32", "J64", "P1")]:
         base = find_row("cpu kernel", row["variant"], "plain")
         name = f"{row['variant']} CPU slowdown from Asyncify <= 5% ({row['backend']} build)"
         if base:
@@ -718,11 +772,7 @@ def evaluate_targets(settings):
                        f"{row['median']:.2f} ms vs {base['median']:.2f} ms without Asyncify")
         else:
             add_unmeasured_target(name, f"the {row['variant']} plain kernel row is missing")
-    # 5. memory per parked goroutine against the seeds' 128 KiB default reservation
-    for row in [r for r in rows if r["bench"] == "memory per parked G" and "default stack" in r["params"]]:
-        add_target(f"{row['variant']}/{row['backend']} memory per parked goroutine <= 128 KiB (default stack)",
-                   row["median"], 128.0, "max", "KiB", f"{row['params']}")
-    # 6. driver (issue 3's figures)
+    # 8. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
     baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
     if row and baseline:
@@ -856,7 +906,11 @@ def main():
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
     if p1_inputs:
-        p1 = link_p1(p1_inputs, work_dir / "p1", node, wasi_runner, settings)
+        p1 = link_p1(p1_inputs[0], work_dir / "p1", node, wasi_runner, settings)
+        for other in p1_inputs[1:]:
+            program = link_p1_other_backend(other, work_dir / "p1", node, wasi_runner)
+            if program:
+                runtime.append(program)
     else:
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
     if "narrowed" in p1:

@@ -3,7 +3,7 @@
 # target, the host included; the source lists come from the driver (`llgo-wasm sources`, which
 # evaluates each file's //llgo:build line), never from a list kept here.
 #
-#   llgo_runtime_add(<suffix> CONTEXT <ctx> [OPTIONS <compile options>...])
+#   llgo_runtime_add(<suffix> CONTEXT <ctx> [STACKS <mode>] [OPTIONS <compile options>...])
 #     llgo_runtime_<suffix>      the scheduler (or the 1:1 pthread backend), G/M/P state,
 #                                panic/defer, fatal: the selection minus the context layer
 #     llgo_wasmcontext_<suffix>  the context layer (files named wasmcontext_*), when the selection
@@ -11,7 +11,8 @@
 #                                holds nothing else, with no other include directory: a context
 #                                file that included a scheduler header would not compile (the
 #                                build proves the boundary). llgo_runtime_<suffix> links it.
-#   Both are compiled with the target's effective cflags for that context and with
+#   Both are compiled with the target's effective cflags for that context and stack mode, with
+#   -DLLGO_DEFAULT_STACK_SIZE=<the descriptor's default-stack-size>, and with
 #   llgo_runtime_build_flags (warnings; LLGO_WASM_SANITIZE / LLGO_WASM_COVERAGE on the host).
 include_guard(GLOBAL)
 
@@ -23,9 +24,10 @@ include(LlgoRuntimeBuildFlags)
 enable_language(ASM)
 
 function(llgo_runtime_add suffix)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT" "OPTIONS")
-  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}")
-  llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT;STACKS" "OPTIONS")
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}" STACKS "${arg_STACKS}")
+  llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}")
+  set(defines LLGO_DEFAULT_STACK_SIZE=${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
   set(context_sources "")
   set(runtime_sources "")
   foreach(source IN LISTS sources)
@@ -39,12 +41,14 @@ function(llgo_runtime_add suffix)
     endif()
   endforeach()
   if(NOT arg_OPTIONS)
-    message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}: runtime sources selected by the driver: ${sources}")
+    message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}/${LLGO_WASM_TARGET_STACKS} stacks: runtime sources "
+                   "selected by the driver: ${sources}")
   endif()
 
   add_library(llgo_runtime_${suffix} STATIC ${runtime_sources})
   target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include" PRIVATE "${LLGO_RUNTIME_DIR}/src")
   target_compile_options(llgo_runtime_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
+  target_compile_definitions(llgo_runtime_${suffix} PRIVATE ${defines})
   target_link_libraries(llgo_runtime_${suffix} PRIVATE llgo_runtime_build_flags)
   if(NOT context_sources)
     return()

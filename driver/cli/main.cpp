@@ -7,8 +7,8 @@
 //   llgo-wasm link      ...   (driver/link, when built)
 //
 // Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
-// --goos, --goarch, --context, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS and
-// LLGO_WASM_CONTEXT are read from the environment; the options override them.
+// --goos, --goarch, --context, --stacks, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS,
+// LLGO_WASM_CONTEXT and LLGO_WASM_STACKS are read from the environment; the options override them.
 // Bad input prints one message on stderr and exits 2.
 #include <cstdlib>
 #include <iostream>
@@ -40,6 +40,7 @@ constexpr const char* kCommonHelp =
     "  --target NAME|PATH.json  a built-in target (see `llgo-wasm targets`) or a custom descriptor\n"
     "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
     "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
+    "  --stacks shared|separate where goroutine stacks live (overrides LLGO_WASM_STACKS)\n"
     "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n";
 
 struct Command {
@@ -93,7 +94,7 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
                           const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
                           bool pass_unknown) {
   Arguments arguments;
-  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT"}) {
+  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT", "LLGO_WASM_STACKS"}) {
     if (const char* value = std::getenv(variable)) arguments.query.environment[variable] = value;
   }
   auto contains = [](const std::vector<std::string>& list, const std::string& item) {
@@ -127,6 +128,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
       arguments.query.goarch = take_value();
     } else if (option == "--context") {
       arguments.query.context = take_value();
+    } else if (option == "--stacks") {
+      arguments.query.stacks = take_value();
     } else if (option == "--env") {
       std::string setting = take_value();
       auto equals = setting.find('=');

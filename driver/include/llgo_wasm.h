@@ -8,11 +8,12 @@
  *
  * A driver handle holds the loaded built-in descriptors; it is immutable and may be
  * shared between threads. The API does not read the process environment: pass the
- * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT) in the
- * query's "env" object.
+ * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT,
+ * LLGO_WASM_STACKS) in the query's "env" object.
  *
  * Query JSON:  {"target": "wasm" | "path/to/custom.json" | null,
  *               "goos": "js" | null, "goarch": "wasm" | null, "context": null,
+ *               "stacks": "shared" | "separate" | null,
  *               "env": {"LLGO_WASI_THREADS": "1", ...}}
  */
 #ifndef LLGO_WASM_H

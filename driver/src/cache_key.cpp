@@ -70,9 +70,11 @@ class Encoder {
 
 // Keys of the serialised target that cannot change generated code (dotted paths).
 bool is_non_abi(std::string_view path) {
-  static constexpr std::array<std::string_view, 11> kNonAbi = {
-      "name",   "format-version", "implied",  "origin",  "overridden-environment", "descriptor-files",
-      "output", "runner",         "engines",  "effective", "capabilities.context.supported"};
+  static constexpr std::array<std::string_view, 12> kNonAbi = {
+      "name",    "format-version", "implied",   "origin",
+      "overridden-environment",    "descriptor-files",      "output",
+      "runner",  "engines",        "effective", "capabilities.context.supported",
+      "capabilities.stacks.supported"};
   return std::find(kNonAbi.begin(), kNonAbi.end(), path) != kNonAbi.end();
 }
 

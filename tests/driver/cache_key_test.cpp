@@ -175,6 +175,7 @@ std::vector<FieldChange> field_changes() {
       {"capabilities.threads", "/capabilities/threads", true},
       {"capabilities.stack-switching", "/capabilities/stack-switching", true},
       {"capabilities.context.default", "/capabilities/context/default", "pthread"},
+      {"capabilities.stacks.default", "/capabilities/stacks/default", "separate"},
       {"build-tags", "/build-tags", json::array({"nogc", "extra"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
@@ -184,6 +185,7 @@ std::vector<FieldChange> field_changes() {
                                    {"features", json::array()}}}})},
       {"environments", "/environments", json::array({"node"})},
       {"asyncify-imports", "/asyncify-imports", json::array({"env.host_yield"})},
+      {"asyncify-removelist", "/asyncify-removelist", json::array({"other"})},
       {"default-stack-size", "/default-stack-size", 131072},
       {"max-goroutines", "/max-goroutines", 1000, "wasip1-stack-switching"},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},
@@ -241,6 +243,7 @@ TEST(CacheKey, NonAbiFieldsDoNotChangeTheKey) {
   changed_json["runner"] = "wasi-threads";
   changed_json["engines"] = {{"other", {{"command", {"other-engine", "{program}"}}}}};
   changed_json["overridden-environment"] = {{"GOOS", "js"}};
+  changed_json["capabilities"]["stacks"]["supported"] = json::array({"shared"});
   ResolvedTarget changed = target_from_json(changed_json);
   EXPECT_EQ(compute_cache_key(base, request_for(directory)).hex, compute_cache_key(changed, request_for(directory)).hex);
 }

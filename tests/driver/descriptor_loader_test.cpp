@@ -172,6 +172,18 @@ TEST(DescriptorLoader, RejectsDefaultContextOutsideSupportedList) {
       {"custom/x.json:1:77", "default context \"pthread\" is not among the supported ones (asyncify)"}));
 }
 
+TEST(DescriptorLoader, StacksCapability) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared"}}})"); },
+      {"stacks \"shared\" needs a context backend that can run it", "supports only pthread"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared", "supported": ["separate"]}}})"); },
+      {"default stacks \"shared\" is not among the supported ones (separate)"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"stacks": {"default": "copy"}}})"); },
+      {"\"copy\"", "shared, separate"}));
+}
+
 TEST(DescriptorLoader, RejectsOtherContradictions) {
   EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "js-wasm", "triple": "wasm32-unknown-emscripten", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}})"); },
                          {"capabilities.memory64 is true but triple \"wasm32-unknown-emscripten\"", "is wasm32"}));

@@ -230,6 +230,13 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
       }
     }
     if (auto removal = remove_internal_exports_flag(chosen_context_merge(spec)); merge && removal) wasm_opt.push_back(*removal);
+    // Functions that never switch (the descriptor's asyncify-removelist) stay out of the
+    // instrumentation, and so do the callers they alone would have dragged in.
+    if (asyncify && !spec.asyncify_removelist.empty()) {
+      std::string list;
+      for (const auto& name : spec.asyncify_removelist) list += (list.empty() ? "" : ",") + name;
+      wasm_opt.push_back("--pass-arg=asyncify-removelist@" + list);
+    }
     if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
