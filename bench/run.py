@@ -19,19 +19,24 @@ for wasm):
            against raw Asyncify (the P1 build) and the same program without context support;
   driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
            hashing throughput against `sha256sum` on the same files;
+  corpus   real programs (zlib's minigzip, the sqlite3 shell; sources from Debian's source
+           packages, fetched by bench/corpus/fetch-sources.sh) and the goroutine benchmark, built
+           through the toolchain files for P1, J32 and J64 without Asyncify, with wide Asyncify
+           and with the call-graph narrowing: module size, link time, a CPU-bound run.
   Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (Debian's
            Go 1.19, bench/go): "Go js/wasm" under the same Node, "Go native" with GOMAXPROCS=1;
            plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
            over 4 ready channels and 10,000 goroutines sleeping 1 ms ten times (wall and CPU),
            the anchors of the channel and timer benchmarks. Targets compare rows with them as
-           ratios (ratio_target).
+           ratios.
 Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
 bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
 reason and makes the exit status 1; nothing is left out silently.
 
 Options: --quick (tiny counts, for development), --build-prefix P (the preset X was built in
-P + X; default build/ of the repository), --out DIR (default: bench/results).
+P + X; default build/ of the repository), --out DIR (default: bench/results); the corpus:
+--no-corpus, --only-corpus, --corpus-presets wasip1,j32,j64, --corpus-programs minigzip,sqlite3,goroutines.
 """
 import argparse
 import datetime
@@ -56,13 +61,15 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
+FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16,
+            chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
             chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3,
             yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_count_shared=100_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
+QUICK = dict(corpus_reps=2, corpus_rows=20_000, corpus_gzip_mib=2,
+             chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
              chan_reps=2, sleepers=1_000, sleeps=2, sleepers_reps=1,
              yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
              parked_count=10_000, parked_count_shared=100_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
@@ -562,27 +569,210 @@ def bench_stack_switching(programs, settings):
 
 
 def evaluate_stack_switching_targets():
-    def ratio_target(name, measured, baseline, limit, unit, percent, value_format, baseline_note=""):
-        if not (measured and baseline):
-            add_unmeasured_target(name, "a row is missing")
-            return
-        ratio = measured["median"] / baseline["median"]
-        add_target(name, (ratio - 1) * 100 if percent else ratio, limit, "max", unit,
-                   f"{value_format(measured['median'])} vs {value_format(baseline['median'])}{baseline_note}")
-
     yields = {(b, d): find_row("yield", NODE26, b, f"G=2 depth={d}")
               for b in ("stack-switching", "asyncify") for d in STACK_SWITCHING_DEPTHS}
-    ns = lambda v: f"{v:.1f} ns"
-    ratio_target("stack switching: yield at depth 50 <= 1.2x depth 1", yields["stack-switching", 50],
-                 yields["stack-switching", 1], 1.2, "x", False, ns)
-    ratio_target("stack switching: yield at depth 30 <= 0.6x raw Asyncify (both Node 26)", yields["stack-switching", 30],
-                 yields["asyncify", 30], 0.6, "x", False, ns)
-    ratio_target("stack switching: module size within 1% of no context support",
-                 find_row("module size", NODE26, "stack-switching"), find_row("module size", NODE26, "no context support"),
-                 1.0, "%", True, lambda v: f"{int(v):,} B")
-    ratio_target("stack switching: CPU-bound time within 1% of no context support",
-                 find_row("cpu kernel", NODE26, "stack-switching"), find_row("cpu kernel", NODE26, "plain"),
-                 1.0, "%", True, lambda v: f"{v:.2f} ms", " (plain kernel)")
+    add_ratio_target("stack switching: yield at depth 50 <= 1.2x depth 1", yields["stack-switching", 50],
+                     yields["stack-switching", 1], 1.2, "depth 1", "the depth-1 row is missing")
+    add_ratio_target("stack switching: yield at depth 30 <= 0.6x raw Asyncify (both Node 26)", yields["stack-switching", 30],
+                     yields["asyncify", 30], 0.6, "raw Asyncify", "the raw-Asyncify row is missing")
+    add_growth_target("stack switching: module size within 1% of no context support",
+                      find_row("module size", NODE26, "stack-switching"), find_row("module size", NODE26, "no context support"),
+                      1.0, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B")
+    add_growth_target("stack switching: CPU-bound time within 1% of no context support",
+                      find_row("cpu kernel", NODE26, "stack-switching"), find_row("cpu kernel", NODE26, "plain"),
+                      1.0, lambda row, base: f"{row['median']:.2f} ms vs {base['median']:.2f} ms (plain kernel)")
+
+
+# ---- corpus: real programs through the toolchain files, three Asyncify modes ------------------
+
+# The presets whose targets the corpus is built for; the target, its toolchain file and everything
+# else about it come from CMakePresets.json and the driver, never from the variant's name.
+CORPUS_PRESETS = ("wasip1", "j32", "j64")
+CORPUS_MODES = ("none", "wide", "narrowed")
+DRIVER_STEP = re.compile(r"llgo-wasm link: \[\d+/\d+\] (\S+) ([0-9.]+) s(?:, (.*))?")
+
+
+def corpus_sources(work_dir):
+    out, _ = run(["bash", str(ROOT / "bench" / "corpus" / "fetch-sources.sh"), str(work_dir / "corpus-src")], timeout=1800)
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def corpus_target(driver, preset):
+    """What the corpus needs to know about a preset's target: its name and toolchain file
+    (CMakePresets.json), and from `llgo-wasm resolve --json`: the variant (a display label), the
+    Asyncify mode, the output extension and the Node engine that runs the default output."""
+    presets = json.loads((ROOT / "CMakePresets.json").read_text())["configurePresets"]
+    cache = next(p for p in presets if p["name"] == preset)["cacheVariables"]
+    target = cache["LLGO_WASM_TARGET"]
+    resolved = json.loads(run([driver, "resolve", "--json", "--target", target, "--context", "asyncify"])[0])
+    extension = resolved["output"]["default-extension"]
+    engine = next(e for _, e in sorted(resolved["engines"].items())
+                  if e["command"][0] == "node" and not e.get("optional") and not e.get("sampled")
+                  and e.get("extension", "") in ("", extension))
+    return dict(preset=preset, target=target, variant=resolved["variant"],
+                toolchain=cache["LLGO_WASM_TARGET_TOOLCHAIN_FILE"].replace("${sourceDir}", str(ROOT)),
+                post_link=resolved["capabilities"]["asyncify"] == "post-link",
+                extension=extension, engine=engine["command"])
+
+
+def build_corpus(facts, driver, sources, work_dir):
+    """Configures bench/corpus with the target's toolchain file and links every program in every
+    mode, one target at a time so each link's `llgo-wasm link -v` lines can be read. Returns
+    {(program, mode): {"path", "steps": {step: (seconds, detail)}}}."""
+    variant = facts["variant"]
+    build = work_dir / f"corpus-{facts['preset']}"
+    run(["cmake", "-S", ROOT / "bench" / "corpus", "-B", build, "-G", "Ninja",
+         f"-DCMAKE_TOOLCHAIN_FILE={facts['toolchain']}", "-DCMAKE_BUILD_TYPE=Release",
+         "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG", f"-DLLGO_WASM_SOURCE_ROOT={ROOT}", f"-DLLGO_WASM_DRIVER={driver}",
+         f"-DLLGO_WASM_TARGET={facts['target']}", f"-DZLIB_SOURCE_DIR={sources['ZLIB_SOURCE_DIR']}",
+         f"-DSQLITE_AMALGAMATION_DIR={sources['SQLITE_AMALGAMATION_DIR']}"], timeout=900)
+    manifest = json.loads((build / "corpus-manifest.json").read_text())
+    built = {}
+    for entry in manifest["programs"]:
+        if facts.get("programs") and entry["program"] not in facts["programs"]:
+            continue
+        name = f"{entry['program']}_{entry['mode']}"
+        try:
+            out, err = run(["cmake", "--build", build, "--target", name, "-j", "2"], timeout=3600)
+            Path(entry["path"]).touch()  # so the next build of the same target relinks nothing
+            steps = {m.group(1): (float(m.group(2)), m.group(3) or "") for m in DRIVER_STEP.finditer(out + err)}
+            built[(entry["program"], entry["mode"])] = dict(path=Path(entry["path"]), steps=steps)
+        except BenchError as error:
+            add_missing("corpus build", variant, entry["mode"], entry["program"], str(error))
+    return built
+
+
+def corpus_wasm(facts, path):
+    return path if facts["extension"] == ".wasm" else path.with_suffix(".wasm")
+
+
+def corpus_command(facts, node, path, *args):
+    command = [str(path) if word == "{program}" else word.replace("{root}", str(ROOT)) for word in facts["engine"]]
+    return [node, *command[1:], *args]
+
+
+def bench_corpus_variant(facts, built, node, work_dir, settings):
+    variant = facts["variant"]
+    for (program, mode), entry in sorted(built.items()):
+        add_row("corpus size", variant, mode, program, [corpus_wasm(facts, entry["path"]).stat().st_size], "B")
+        link = entry["steps"].get("asyncify+exnref") or entry["steps"].get("asyncify") or entry["steps"].get("link")
+        if link:
+            add_row("corpus link time", variant, mode, f"{program} ({'wasm-opt' if facts['post_link'] else 'emcc'})",
+                    [link[0] * 1000], "ms")
+        analysis = entry["steps"].get("asyncify-analysis") or entry["steps"].get("asyncify-report")
+        if analysis:
+            match = re.search(r"(\d+) of (\d+) functions can reach a switch point", analysis[1])
+            seconds = re.search(r"analysis ([0-9.]+) s", analysis[1])
+            note = f"{match.group(1)} of {match.group(2)} functions can switch" if match else analysis[1][:120]
+            if match:
+                add_row("corpus functions that can switch", variant, mode, program, [int(match.group(1))], "functions",
+                        note=f"of {match.group(2)}")
+            if seconds:
+                add_row("corpus analysis time", variant, mode, program, [float(seconds.group(1)) * 1000], "ms", note=note)
+    # CPU-bound runs, round-robin over the modes that run (goroutines: the switching program).
+    data = work_dir / "corpus-gzip-input.bin"
+    if not data.is_file() or data.stat().st_size != settings["corpus_gzip_mib"] << 20:
+        rng = random.Random(11)
+        words = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(4000)]
+        chunks, size = [], 0
+        while size < settings["corpus_gzip_mib"] << 20:
+            chunk = b" ".join(rng.choice(words) for _ in range(64)) + b"\n"
+            chunks.append(chunk)
+            size += len(chunk)
+        data.write_bytes(b"".join(chunks)[: settings["corpus_gzip_mib"] << 20])
+    rows_sql = (f"CREATE TABLE t(a INTEGER, b TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c "
+                f"WHERE x<{settings['corpus_rows']}) INSERT INTO t SELECT x, printf('%08x', (x*2654435761)%4294967296) FROM c; "
+                f"CREATE INDEX tb ON t(b); SELECT count(*), sum(a) FROM t WHERE b > '8';")
+    workloads = {"minigzip": (["-9"], data, f"compress {settings['corpus_gzip_mib']} MiB"),
+                 "sqlite3": ([":memory:", rows_sql], None, f"{settings['corpus_rows']:,} rows, index, query"),
+                 "goroutines": (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB")}
+    for program, (args, stdin_path, label) in workloads.items():
+        modes = [m for m in CORPUS_MODES if (program, m) in built and not (program == "goroutines" and m == "none")]
+        samples, outputs = {m: [] for m in modes}, {}
+        for _ in range(settings["corpus_reps"]):
+            for mode in modes:
+                command = corpus_command(facts, node, built[(program, mode)]["path"], *args)
+                try:
+                    with open(stdin_path or os.devnull, "rb") as stdin:
+                        start = time.perf_counter()
+                        proc = subprocess.run(command, stdin=stdin, capture_output=True, timeout=TIMEOUT_SECONDS)
+                        elapsed = time.perf_counter() - start
+                    if proc.returncode != 0:
+                        raise BenchError(f"exit status {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
+                    samples[mode].append(elapsed * 1000)
+                    outputs[mode] = hashlib.sha256(proc.stdout).hexdigest()[:12] if program != "goroutines" else "-"
+                except (BenchError, subprocess.TimeoutExpired) as error:
+                    add_missing("corpus run", variant, mode, program, str(error))
+                    modes = [m for m in modes if m != mode]
+        if len(set(outputs.values())) > 1:
+            add_missing("corpus run", variant, "all", program, f"the builds disagree on the output: {outputs}")
+            continue
+        for mode in modes:
+            if samples[mode]:
+                add_row("corpus run", variant, mode, f"{program}: {label}", samples[mode], "ms",
+                        note=f"output sha256 {outputs.get(mode, '?')}, whole process")
+
+
+def bench_corpus(manifests, node, work_dir, settings):
+    driver = next((m.get("driver") for m in manifests if m and m.get("driver") and Path(m["driver"]).is_file()), None)
+    if not driver:
+        add_missing("corpus", "-", "-", "-", "no llgo-wasm driver among the built presets")
+        return
+    try:
+        sources = corpus_sources(work_dir)
+    except BenchError as error:
+        add_missing("corpus", "-", "-", "-", f"sources: {error}")
+        return
+    for preset in settings.get("corpus_presets", CORPUS_PRESETS):
+        print(f"  corpus {preset} ...", file=sys.stderr)
+        try:
+            facts = dict(corpus_target(driver, preset), programs=settings.get("corpus_programs"))
+            corpus_facts[facts["variant"]] = facts
+            built = build_corpus(facts, driver, sources, work_dir)
+        except (BenchError, OSError, ValueError, KeyError, StopIteration) as error:
+            add_missing("corpus", preset, "-", "-", f"{type(error).__name__}: {error}")
+            continue
+        bench_corpus_variant(facts, built, node, work_dir, settings)
+
+
+# Issue 15's targets bind on P1 and J32 (display labels of the rows); other variants are shown for reference.
+CORPUS_BINDING_VARIANTS = ("P1", "J32")
+corpus_facts = {}  # variant -> corpus_target(), for the variants the corpus ran on
+
+
+def corpus_targets():
+    for variant, facts in corpus_facts.items():
+        for program in facts.get("programs") or ("minigzip", "sqlite3", "goroutines"):
+            none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
+            limit = 8.0 if program == "goroutines" else 3.0
+            binding = program == "goroutines" or variant in CORPUS_BINDING_VARIANTS
+            name = f"{variant} {program}: size with narrowed Asyncify <= +{limit:g}% vs none{'' if binding else ' (for reference)'}"
+            wide = find_row("corpus size", variant, "wide", program)
+            add_growth_target(name, narrowed, none, limit, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B"
+                              + (f"; wide {(wide['median'] / base['median'] - 1) * 100:+.1f}%" if wide else ""))
+            if program != "goroutines":
+                label = next((r["params"] for r in rows if r["bench"] == "corpus run" and r["variant"] == variant
+                              and r["params"].startswith(program + ":")), None)
+                base = label and find_row("corpus run", variant, "none", label)
+                fast = label and find_row("corpus run", variant, "narrowed", label)
+                name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in CORPUS_BINDING_VARIANTS else ' (for reference)'}"
+                add_growth_target(name, fast, base, 3.0,
+                                  lambda row, base: f"{row['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
+            if facts["post_link"]:  # the driver runs wasm-opt itself, so its time is its own
+                none_time = find_row("corpus link time", variant, "none", f"{program} (wasm-opt)")
+                narrowed_time = find_row("corpus link time", variant, "narrowed", f"{program} (wasm-opt)")
+                analysis = find_row("corpus analysis time", variant, "narrowed", program)
+                name = f"{variant} {program}: wasm-opt time with narrowed Asyncify <= 1.3x without"
+                if none_time and narrowed_time:
+                    total = narrowed_time["median"] + (analysis["median"] if analysis else 0)
+                    add_target(name, total / none_time["median"], 1.3, "max", "x",
+                               f"{total:.0f} ms (analysis included) vs {none_time['median']:.0f} ms")
+                else:
+                    add_unmeasured_target(name, "a link time row is missing")
+                if analysis and narrowed_time:
+                    add_target(f"{variant} {program}: call-graph analysis <= 10% of wasm-opt time",
+                               analysis["median"] / narrowed_time["median"] * 100, 10.0, "max", "%",
+                               f"{analysis['median']:.1f} ms vs {narrowed_time['median']:.0f} ms")
 
 
 # ---- driver benchmarks -----------------------------------------------------------------------
@@ -673,20 +863,17 @@ def add_target(name, measured, limit, kind, unit, detail):
                         status="MET" if met else "MISSED", margin=margin, detail=detail))
 
 
+def add_growth_target(name, row, base, limit, describe):
+    """Growth of `row` over `base` in percent, at most `limit`; NOT MEASURED when a row is missing."""
+    if row and base:
+        add_target(name, (row["median"] / base["median"] - 1) * 100, limit, "max", "%", describe(row, base))
+    else:
+        add_unmeasured_target(name, "a row it compares is missing")
+
+
 def add_unmeasured_target(name, why):
     targets.append(dict(name=name, measured=None, limit=None, kind=None, unit="", met=False,
                         status="NOT MEASURED", margin="", detail=why))
-
-
-def ratio_target(name, row_key, anchor_key, limit, kind="max"):
-    """A target on row / anchor row, both (bench, variant, backend, params) of this run; the
-    backend of a Go anchor may be None (whatever Go version ran)."""
-    row, anchor = find_row(*row_key), find_row(*anchor_key)
-    if row and anchor:
-        add_target(name, row["median"] / anchor["median"], limit, kind, "x",
-                   f"{row['median']:.1f} vs {anchor['median']:.1f} {row['unit']}")
-    else:
-        add_unmeasured_target(name, f"{'the ' + row_key[1] if not row else 'the ' + anchor_key[1]} row is missing")
 
 
 def go_anchor(bench, variant, params):
@@ -712,6 +899,9 @@ def add_ratio_target(name, ours, anchor, limit, anchor_label, missing_why):
 
 
 def evaluate_targets(settings):
+    corpus_targets()
+    if settings.get("only_corpus"):
+        return
     # 1. P1 yield against Go js/wasm's runtime.Gosched (G=2): depth 1 <= 0.15x, depth 10 <= 0.3x
     for depth, limit in ((1, 0.15), (10, 0.3)):
         params = f"G=2 depth={depth}"
@@ -757,11 +947,8 @@ def evaluate_targets(settings):
     for mode in ("narrowed", "wide"):
         row = find_row("module size", "P1", f"asyncify ({mode})")
         name = f"P1 Asyncify module growth <= 15% ({mode}{'' if mode == 'narrowed' else ', for reference'})"
-        if row and plain:
-            add_target(name, (row["median"] / plain["median"] - 1) * 100, 15.0, "max", "%",
-                       f"{int(row['median']):,} B vs {int(plain['median']):,} B without Asyncify")
-        else:
-            add_unmeasured_target(name, "a module size row is missing")
+        add_growth_target(name, row, plain, 15.0,
+                          lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without Asyncify")
     # 7. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
     for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext", "ucontext-separate")
                 and r["variant"] in ("J32", "J64", "P1")]:
@@ -892,20 +1079,29 @@ def main():
     parser.add_argument("--build-prefix", default=str(ROOT / "build") + "/",
                         help="preset X was built in BUILD_PREFIX + X (default: build/)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
+    parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(CORPUS_PRESETS))
+    parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
+    parser.add_argument("--corpus-programs", default="", help="comma-separated subset of minigzip,sqlite3,goroutines")
     args = parser.parse_args()
-    settings = QUICK if args.quick else FULL
+    settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
     started = time.perf_counter()
 
     node, node_version = find_node()
     wasi_runner = ROOT / "tests" / "runners" / "run-wasi.mjs"
     if not wasi_runner.is_file():
         wasi_runner = ROOT / "bench" / "wasi-run.mjs"
-    runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
     work_dir = ROOT / "build" / "bench"   # links, generated inputs (ignored by git)
+    if args.only_corpus:
+        runtime, plain, p1_inputs, host = [], {}, None, None
+    else:
+        runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
-    if p1_inputs:
+    if args.only_corpus:
+        pass
+    elif p1_inputs:
         p1 = link_p1(p1_inputs[0], work_dir / "p1", node, wasi_runner, settings)
         for other in p1_inputs[1:]:
             program = link_p1_other_backend(other, work_dir / "p1", node, wasi_runner)
@@ -927,12 +1123,13 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
-    print("Go itself (bench/go) ...", file=sys.stderr)
-    try:
-        for program in build_go_programs(work_dir / "go", node):
-            bench_go_program(program, settings)
-    except BenchError as error:
-        add_missing("all Go benchmarks", "Go", "-", "-", str(error))
+    if not args.only_corpus:
+        print("Go itself (bench/go) ...", file=sys.stderr)
+        try:
+            for program in build_go_programs(work_dir / "go", node):
+                bench_go_program(program, settings)
+        except BenchError as error:
+            add_missing("all Go benchmarks", "Go", "-", "-", str(error))
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in ("native", "J32", "J64", "P1"):
@@ -945,29 +1142,46 @@ def main():
         if module.is_file():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
 
-    print("stack switching on Node 26 ...", file=sys.stderr)
-    try:
-        node26 = find_node26()
-        manifest = load_manifest(preset_dir(args.build_prefix, STACK_SWITCHING_PRESET) / "target" / "bench-manifest.json")
-        inputs = next(dict(entry, driver=manifest["driver"], target=manifest["target"])
-                      for entry in manifest["programs"] if entry["kind"] == "runtime-objects")
-        module = link_stack_switching(inputs, work_dir / "stack-switching")
-        on_node26 = [Program(NODE26, "stack-switching", module, [node26, "--experimental-wasm-wasmfx", str(wasi_runner)])]
-        if "narrowed" in p1:
-            on_node26.append(Program(NODE26, "asyncify", p1["narrowed"].path, [node26, str(wasi_runner)]))
-        else:
-            add_missing("stack switching", NODE26, "asyncify", "-", "the P1 raw-Asyncify build is missing")
-        bench_stack_switching(on_node26, settings)
-        kernels = on_node26 + ([Program(NODE26, "plain", plain["P1"].path, [node26, str(wasi_runner)])] if "P1" in plain else [])
-        bench_cpu(kernels, settings)
-    except (BenchError, StopIteration) as error:
-        add_missing("stack switching", NODE26, "-", "-", str(error) or "no runtime-objects entry in the manifest")
+    if not args.only_corpus:
+        print("stack switching on Node 26 ...", file=sys.stderr)
+        try:
+            node26 = find_node26()
+            manifest = load_manifest(preset_dir(args.build_prefix, STACK_SWITCHING_PRESET) / "target" / "bench-manifest.json")
+            inputs = next(dict(entry, driver=manifest["driver"], target=manifest["target"])
+                          for entry in manifest["programs"] if entry["kind"] == "runtime-objects")
+            module = link_stack_switching(inputs, work_dir / "stack-switching")
+            on_node26 = [Program(NODE26, "stack-switching", module, [node26, "--experimental-wasm-wasmfx", str(wasi_runner)])]
+            if "narrowed" in p1:
+                on_node26.append(Program(NODE26, "asyncify", p1["narrowed"].path, [node26, str(wasi_runner)]))
+            else:
+                add_missing("stack switching", NODE26, "asyncify", "-", "the P1 raw-Asyncify build is missing")
+            bench_stack_switching(on_node26, settings)
+            kernels = on_node26 + ([Program(NODE26, "plain", plain["P1"].path, [node26, str(wasi_runner)])] if "P1" in plain else [])
+            bench_cpu(kernels, settings)
+        except (BenchError, StopIteration) as error:
+            add_missing("stack switching", NODE26, "-", "-", str(error) or "no runtime-objects entry in the manifest")
 
-    print("driver benchmarks ...", file=sys.stderr)
-    bench_driver(host, work_dir, settings)
+    if not args.no_corpus:
+        print("corpus (real programs, three Asyncify modes) ...", file=sys.stderr)
+        manifests = []
+        for preset in ("native", "wasip1", "j32", "j64"):
+            for path in (preset_dir(args.build_prefix, preset) / "bench-manifest.json",
+                         preset_dir(args.build_prefix, preset) / "wasm" / "bench-manifest.json"):
+                if path.is_file():
+                    manifests.append(json.loads(path.read_text()))
+        if args.corpus_presets:
+            settings = dict(settings, corpus_presets=args.corpus_presets.split(","))
+        if args.corpus_programs:
+            settings = dict(settings, corpus_programs=args.corpus_programs.split(","))
+        bench_corpus(manifests, node, work_dir, settings)
+
+    if not args.only_corpus:
+        print("driver benchmarks ...", file=sys.stderr)
+        bench_driver(host, work_dir, settings)
 
     evaluate_targets(settings)
-    evaluate_stack_switching_targets()
+    if not args.only_corpus:
+        evaluate_stack_switching_targets()
     print_table()
     args.out.mkdir(parents=True, exist_ok=True)
     elapsed = time.perf_counter() - started

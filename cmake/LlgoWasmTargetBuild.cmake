@@ -9,6 +9,7 @@
 include_guard(GLOBAL)
 include(ExternalProject)
 include(LlgoWasmToolchainPaths)
+include(LlgoWasmPackageCache)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 option(LLGO_WASM_BROWSER_TESTS "Run the programs of targets with a browser engine in headless Chromium too" ON)
@@ -22,7 +23,10 @@ set(_llgo_target_args
   "-DLLGO_WASM_SANITIZE=${LLGO_WASM_SANITIZE}"
   "-DLLGO_WASM_COVERAGE=${LLGO_WASM_COVERAGE}"
   "-DLLGO_WASM_BROWSER_TESTS=${LLGO_WASM_BROWSER_TESTS}"
-  "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}")
+  "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}"
+  "-DLLGO_WASM_PACKAGE_CACHE=${LLGO_WASM_PACKAGE_CACHE}"
+  "-DLLGO_WASM_REMOTE_CACHE=${LLGO_WASM_REMOTE_CACHE}"
+  "-DLLGO_WASM_CACHE_DIR=${LLGO_WASM_CACHE_DIR}")
 if(LLGO_WASM_TARGET_TOOLCHAIN_FILE)
   list(APPEND _llgo_target_args "-DCMAKE_TOOLCHAIN_FILE=${LLGO_WASM_TARGET_TOOLCHAIN_FILE}")
 else()

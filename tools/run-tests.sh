@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
-PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-stack-switching wasip1-threads"}
+PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-stack-switching wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
 for p in $PRESETS; do
   echo "=== preset $p"

@@ -14,7 +14,9 @@
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
 #     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
-#     listed in LLGO_WASM_DRIVER_LINKED_MODULES. A file of llgo-wasm itself that a link flag names
+#     listed in LLGO_WASM_DRIVER_LINKED_MODULES; executables of a target whose Asyncify emcc runs
+#     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
+#     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
@@ -76,12 +78,18 @@ function(llgo_wasm_add_program name)
     target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
     target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
-    target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
-      # The driver finishes and checks WASI modules (docs/link-pipeline.md).
+    # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
+    # functions that can reach a switch point (docs/link-pipeline.md); it adds the target's link
+    # flags itself.
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
+      target_link_options(${_exe} PRIVATE ${arg_OPTIONS})
       llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
                                 CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" DRIVER_ARGS --stacks "${LLGO_WASM_TARGET_STACKS}")
+    else()
+      target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
+    endif()
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
       list(APPEND _linked ${_exe})
     endif()
   endforeach()

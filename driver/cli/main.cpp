@@ -5,12 +5,18 @@
 //   llgo-wasm sources   --dir DIR [--json] [--explain]
 //   llgo-wasm cache-key --package-root DIR [--file F]... [--dep-key K]... [--toolchain-id K=V]... [--flag F]... [--json] [--explain]
 //   llgo-wasm link      ...   (driver/link, when built)
+//   llgo-wasm cache     get|put|has|stats|trim ...   (runs llgo-wasm-cache beside this program)
 //
 // Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
 // --goos, --goarch, --context, --stacks, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS,
 // LLGO_WASM_CONTEXT and LLGO_WASM_STACKS are read from the environment; the options override them.
 // Bad input prints one message on stderr and exits 2.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -27,6 +33,7 @@
 #include "llgo_wasm/source_selection.hpp"
 
 #if LLGO_WASM_HAVE_LINK
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/link_command.hpp"
 #endif
 
@@ -69,6 +76,8 @@ const std::vector<Command>& commands() {
        "(except names starting with '.') is an input. --explain prints the encoding that is hashed.\n"},
       {"link", "plan and run the link steps (driver/link)",
        "usage: llgo-wasm link [target options] ...   (see `llgo-wasm link --help` when built)\n"},
+      {"cache", "the package cache: get, put, has, stats, trim",
+       "usage: llgo-wasm cache get|put|has|stats|trim ...   (see `llgo-wasm cache --help`)\n"},
   };
   return list;
 }
@@ -282,6 +291,22 @@ int run_link(const Arguments& arguments) {
 #endif
 }
 
+// The cache commands live in llgo-wasm-cache beside this program (it links libcurl, which this
+// static binary cannot); exec replaces this process, so the exit status is the helper's.
+int run_cache(const std::vector<std::string>& args) {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw DriverError("cache: cannot find this program's directory: " + error.message());
+  std::string helper = (self.parent_path() / "llgo-wasm-cache").string();
+  std::vector<char*> argv = {helper.data()};
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (auto& arg : rest) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  ::execv(helper.c_str(), argv.data());
+  throw DriverError("cache: cannot run " + helper + ": " + std::strerror(errno) +
+                    " (it is built and installed beside llgo-wasm)");
+}
+
 int run(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_main_help(args.empty() ? std::cerr : std::cout);
@@ -299,6 +324,7 @@ int run(const std::vector<std::string>& args) {
     throw DriverError("unknown command \"" + name + "\"; commands: " + joined(names, ", ") + " (see llgo-wasm --help)");
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (name == "cache") return run_cache(args);
   bool is_link = name == "link";
   if (!is_link && std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != rest.end()) {
     std::cout << command->usage << "\n" << kCommonHelp;
@@ -311,6 +337,12 @@ int run(const std::vector<std::string>& args) {
     return run_cache_key(parse_arguments(name, rest, {"--package-root", "--file", "--dep-key", "--toolchain-id", "--flag"},
                                          {"--json", "--explain"}, false));
   }
+#if LLGO_WASM_HAVE_LINK
+  // emcc's wasm-opt, through the shim a narrowed Emscripten link installs: it needs no target.
+  if (is_link && !rest.empty() && rest[0] == llgo_wasm::emscripten_wasm_opt_shim_flag) {
+    return llgo_wasm::run_emscripten_wasm_opt_shim(std::vector<std::string>(rest.begin() + 1, rest.end()));
+  }
+#endif
   return run_link(parse_arguments(name, rest, {}, {}, true));
 }
 

@@ -4,8 +4,6 @@
 // count record followed by one record per item.
 #include "llgo_wasm/cache_key.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -16,36 +14,10 @@
 
 #include "descriptor_schema.hpp"
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/sha256.hpp"
 
 namespace llgo_wasm {
 namespace {
-
-class Sha256 {
- public:
-  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
-    if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1) {
-      throw DriverError("OpenSSL could not start a SHA-256 digest");
-    }
-  }
-  void update(const void* data, std::size_t size) {
-    if (EVP_DigestUpdate(context_.get(), data, size) != 1) throw DriverError("OpenSSL SHA-256 update failed");
-  }
-  std::string hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_DigestFinal_ex(context_.get(), digest, &size) != 1) throw DriverError("OpenSSL SHA-256 final failed");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < size; ++i) {
-      out += kHex[digest[i] >> 4];
-      out += kHex[digest[i] & 15];
-    }
-    return out;
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context_;
-};
 
 class Encoder {
  public:

@@ -74,6 +74,10 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
       EXPECT_TRUE(caps.stack_switching && wasm && caps.asyncify == AsyncifyMode::None) << "stack switching needs no Asyncify";
       EXPECT_GT(spec.max_goroutines, 0u) << "the engine aborts past some number of continuations";
     }
+    // Whoever runs Asyncify after linking has a default optimisation level for a link line without -O.
+    if (caps.asyncify != AsyncifyMode::None) {
+      EXPECT_EQ(spec.link_optimization, "-O2");
+    }
     EXPECT_GT(spec.default_stack_size, 0u);
     EXPECT_EQ(spec.default_stack_size % 16, 0u);
     for (const auto& flag : spec.cflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;

@@ -59,6 +59,9 @@ TEST(DescriptorLoader, EnumeratedValuesAreChecked) {
   EXPECT_TRUE(fails_with(
       [] { load_custom("{\"name\": \"x\", \"capabilities\": {\"context\": {\"supported\": [\"asyncify\", \"fiber\"]}}}"); },
       {"cannot be \"fiber\"", "asyncify, emscripten-fiber, pthread, ucontext"}));
+  // The post-link optimiser's level is one wasm-opt and emcc both take.
+  EXPECT_TRUE(fails_with([] { load_custom("{\"name\": \"x\", \"link-optimization\": \"-O9\"}"); },
+                         {"custom/x.json:1:36", "cannot be \"-O9\"", "-O0, -O1, -O2, -O3, -O4, -Os, -Oz"}));
 }
 
 TEST(DescriptorLoader, MissingParentIsAnError) {

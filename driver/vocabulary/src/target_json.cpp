@@ -168,6 +168,8 @@ json spec_to_json(const TargetSpec& spec) {
   };
   // Absent means no cap (the loader takes only positive integers there).
   if (spec.max_goroutines > 0) document["max-goroutines"] = spec.max_goroutines;
+  // Optional in descriptors: written only when set, so the form loads back through the schema.
+  if (!spec.link_optimization.empty()) document["link-optimization"] = spec.link_optimization;
   return document;
 }
 
@@ -226,6 +228,7 @@ TargetSpec spec_from_json(const json& value) {
   spec.asyncify_removelist = root.optional_strings("asyncify-removelist");
   spec.default_stack_size = root.unsigned_integer("default-stack-size");
   if (root.find("max-goroutines")) spec.max_goroutines = root.unsigned_integer("max-goroutines");
+  spec.link_optimization = root.optional_string("link-optimization");
   JsonReader output = root.object("output");
   spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};
   spec.runner = root.enumerated("runner", parse_runner, runner_names());

@@ -182,6 +182,9 @@ struct TargetSpec {
   // The most goroutines alive at once (0: no cap beyond memory): where the engine aborts
   // past some number of them, the runtime refuses the goroutine before that instead.
   std::uint64_t max_goroutines = 0;
+  // Level of the post-link optimiser (the driver's wasm-opt step, emcc's Binaryen) when the
+  // link line names none: "-O0".."-O4", "-Os", "-Oz"; "" = the tool's own default.
+  std::string link_optimization;
   OutputPolicy output;
   Runner runner = Runner::Native;
   std::map<std::string, Engine> engines;  // by engine name
