@@ -124,7 +124,7 @@ TEST(CacheKey, EveryNonTargetInputChangesTheKey) {
   differs(base, "a renamed file");
 }
 
-TEST(CacheKey, TheFiveVariantsNeverShareAKey) {
+TEST(CacheKey, NoTwoBuiltInTargetsShareAKey) {
   TemporaryDirectory directory("variants");
   write_package(directory);
   std::set<std::string> keys;

@@ -249,12 +249,30 @@ TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {
   EXPECT_TRUE(plan.steps[3].expectations->forbid_legacy_exceptions);
   EXPECT_EQ(plan.steps[3].expectations->merged_import_modules, std::vector<std::string>{"llgo_stack_switching"});
   EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, merged, final_module}));
+  EXPECT_FALSE(plan.steps[2].arguments_file) << "no Asyncify arguments from a call-graph analysis";
+
+  // Whatever Asyncify mode the link line asks for, and with the target's own level (no -O):
+  // no analysis step, no Asyncify argument.
+  for (const char* mode : {"narrowed", "wide", "none"}) {
+    auto asked = build_link_plan(resolved_stack_switching(),
+                                 parse_link_arguments({"main.o", "--asyncify", mode, "-o", "app.wasm"}), toolchain, naming());
+    ASSERT_EQ(asked.steps.size(), 5u) << mode;
+    for (const auto& step : asked.steps) {
+      EXPECT_NE(step.kind, LinkStepKind::analyse_asyncify) << mode;
+      for (const auto& word : step.command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << mode << ": " << word;
+    }
+    EXPECT_TRUE(contains(asked.steps[2].command, "-O2")) << "the descriptor's link-optimization";
+    ASSERT_TRUE(asked.steps[3].expectations.has_value());
+    EXPECT_TRUE(asked.steps[3].expectations->forbid_asyncify_imports) << mode;
+  }
 
   // P1 keeps its plan, and its check now forbids stack switching.
   auto p1 = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-o", "app.wasm"}), toolchain, naming());
-  ASSERT_EQ(p1.steps.size(), 4u);
-  EXPECT_TRUE(p1.steps[2].expectations->forbid_stack_switching);
-  EXPECT_TRUE(p1.steps[2].expectations->merged_import_modules.empty());
+  ASSERT_EQ(p1.steps.size(), 5u);
+  EXPECT_EQ(p1.steps[1].kind, LinkStepKind::analyse_asyncify);
+  ASSERT_EQ(p1.steps[3].kind, LinkStepKind::validate_module);
+  EXPECT_TRUE(p1.steps[3].expectations->forbid_stack_switching);
+  EXPECT_TRUE(p1.steps[3].expectations->merged_import_modules.empty());
 }
 
 TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {

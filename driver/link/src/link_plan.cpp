@@ -337,7 +337,8 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     to_publish = final_module;
   }
   ModuleExpectations expectations = expectations_for(spec);
-  if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
+  // --asyncify none leaves asyncify.* imports (a baseline); a merge plan never runs Asyncify.
+  if (!merge && arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
   if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {
     plan.steps.push_back(with_expectations(make_step(LinkStepKind::validate_module, "validate", {}, {to_publish}, {}), expectations));
   }
