@@ -554,12 +554,12 @@ def bench_stack_switching(programs, settings):
         # Linear memory from the program itself; the whole process's (the engine's stacks
         # included) from the peak resident memory of runs with many and with few parked.
         count, few = settings["parked_count"], 100
-        params = f"{count:,} parked, 16 KiB stack"
+        params = f"{count:,} parked, depth=1, 16 KiB stack"
         try:
             linear, resident = [], []
             for _ in range(settings["parked_reps"]):
-                out_many, rss_many = max_rss_kib(program.command("parked", count, 16 * KIB))
-                _, rss_few = max_rss_kib(program.command("parked", few, 16 * KIB))
+                out_many, rss_many = max_rss_kib(program.command("parked", count, 16 * KIB, 1))
+                _, rss_few = max_rss_kib(program.command("parked", few, 16 * KIB, 1))
                 linear += [r["bytes_per_goroutine"] / KIB for r in results_of(out_many)]
                 resident.append((rss_many - rss_few) / (count - few))
             add_row("memory per parked G", v, b, params + ", linear memory", linear, "KiB")
