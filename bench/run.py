@@ -13,6 +13,10 @@ for wasm):
   asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
+  stack switching (preset wasip1-stack-switching, every row on Node 26, the only engine that
+           runs it): yield at call depth 1/10/30/50, spawn+exit, memory per parked goroutine
+           (linear memory and the engine's resident memory), the CPU kernel and the module size,
+           against raw Asyncify (the P1 build) and the same program without context support;
   driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
            hashing throughput against `sha256sum` on the same files;
   corpus   real programs (zlib's minigzip, the sqlite3 shell; sources from Debian's source
@@ -24,7 +28,7 @@ for wasm):
            plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
            over 4 ready channels and 10,000 goroutines sleeping 1 ms ten times (wall and CPU),
            the anchors of the channel and timer benchmarks. Targets compare rows with them as
-           ratios (ratio_target).
+           ratios.
 Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
 bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
@@ -47,6 +51,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -452,6 +457,130 @@ def bench_cpu(programs, settings):
         if id(program) not in failed:
             add_row("cpu kernel", program.variant, program.backend, params, samples[id(program)], "ms",
                     note=f"hash {hashes[id(program)]}")
+
+
+# ---- stack switching (Node 26) ---------------------------------------------------------------
+
+STACK_SWITCHING_PRESET = "wasip1-stack-switching"
+STACK_SWITCHING_DEPTHS = [1, 10, 30, 50]
+NODE26 = "P1, Node 26"  # the variant label of every row of this section
+
+
+def find_node26():
+    """Node >= 26 (WebAssembly stack switching behind --experimental-wasm-wasmfx): NODE26, the
+    setup's toolchain.env, node26 on PATH."""
+    candidates = [os.environ.get("NODE26", "")]
+    toolchain = Path(os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or
+                     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
+    env_file = toolchain / "toolchain.env"
+    if env_file.is_file():
+        candidates += re.findall(r"^LLGO_WASM_NODE26=(.*)$", env_file.read_text(), re.M)
+    candidates.append(shutil.which("node26") or "")
+    for node in filter(None, candidates):
+        if Path(node).is_file():
+            version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+            match = re.match(r"v(\d+)\.", version)
+            if match and int(match.group(1)) >= 26:
+                return node
+    raise BenchError("Node >= 26 not found (looked at NODE26, toolchain.env's LLGO_WASM_NODE26, node26 on PATH); "
+                     "run tools/setup-toolchain.sh or set NODE26")
+
+
+def max_rss_kib(command):
+    """Runs `command`; returns (stdout, its peak resident memory in KiB, from wait4)."""
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        child = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=errors, text=True)
+        stdout = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        child.stdout.close()
+        if child.returncode != 0:
+            errors.seek(0)
+            raise BenchError(f"exit status {child.returncode} from {' '.join(map(str, command))}: {errors.read().strip()[-400:]}")
+    return stdout, usage.ru_maxrss
+
+
+def link_stack_switching(inputs, out_dir):
+    """Links the stack-switching benchmark through `llgo-wasm link` and the same core module
+    through the same wasm-opt step without the glue merge: the program without context support.
+    Returns the linked module's path."""
+    driver = inputs["driver"]
+    link_inputs = inputs["objects"].split("|") + inputs["archives"] + list(inputs.get("ldflags", []))
+    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "-O2"]
+    env = dict(os.environ, LLGO_WASM_ROOT=str(ROOT))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    output = out_dir / "bench_runtime_stack_switching.wasm"
+    run(base + ["-o", str(output)] + link_inputs, env=env)
+    add_row("module size", NODE26, "stack-switching", "final module, -O2", [output.stat().st_size], "B")
+    try:
+        plan = json.loads(run(base + ["--dry-run", "--json", "-o", str(out_dir / "plain.wasm")] + link_inputs, env=env)[0])
+        steps = {step["name"]: step for step in plan["steps"]}
+        core = out_dir / "no-context.core.wasm"
+        link_args = list(steps["link"]["args"])
+        link_args[link_args.index("-o") + 1] = str(core)
+        run([steps["link"]["tool"]] + link_args)
+        opt = steps["wasm-opt+exnref"]
+        opt_args = [a for a in opt["args"] if not a.startswith("--remove-exports")]
+        opt_args[opt_args.index(opt["inputs"][0])] = str(core)
+        plain_module = out_dir / "no-context.final.wasm"
+        opt_args[opt_args.index("-o") + 1] = str(plain_module)
+        run([opt["tool"]] + opt_args)
+        add_row("module size", NODE26, "no context support", "the same core, wasm-opt -O2 without the glue merge",
+                [plain_module.stat().st_size], "B")
+    except (BenchError, ValueError, KeyError, json.JSONDecodeError) as error:
+        add_missing("module size", NODE26, "no context support", "-", f"baseline link failed: {error}")
+    return output
+
+
+def bench_stack_switching(programs, settings):
+    """Yield at every depth, spawn+exit and parked memory for each program (stack switching and
+    raw Asyncify, both on Node 26)."""
+    for program in programs:
+        v, b = program.variant, program.backend
+        print(f"  {v}/{b}", file=sys.stderr)
+        for depth in STACK_SWITCHING_DEPTHS:
+            params = f"G=2 depth={depth}"
+            try:
+                results = program.results("yield", 2, depth, settings["yield_total"] // 2, settings["yield_reps"] + 1, warmup=1)
+                add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
+            except BenchError as error:
+                add_missing("yield", v, b, params, str(error))
+        params = f"{settings['spawn_counts'][0]:,} serial"
+        try:
+            results = program.results("spawn", settings["spawn_counts"][0], settings["spawn_reps"] + 1, warmup=1)
+            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine")
+        except BenchError as error:
+            add_missing("spawn+exit", v, b, params, str(error))
+        # Linear memory from the program itself; the whole process's (the engine's stacks
+        # included) from the peak resident memory of runs with many and with few parked.
+        count, few = settings["parked_count"], 100
+        params = f"{count:,} parked, depth=1, 16 KiB stack"
+        try:
+            linear, resident = [], []
+            for _ in range(settings["parked_reps"]):
+                out_many, rss_many = max_rss_kib(program.command("parked", count, 16 * KIB, 1))
+                _, rss_few = max_rss_kib(program.command("parked", few, 16 * KIB, 1))
+                linear += [r["bytes_per_goroutine"] / KIB for r in results_of(out_many)]
+                resident.append((rss_many - rss_few) / (count - few))
+            add_row("memory per parked G", v, b, params + ", linear memory", linear, "KiB")
+            add_row("memory per parked G", v, b, params + ", process resident", resident, "KiB")
+        except BenchError as error:
+            add_missing("memory per parked G", v, b, params, str(error))
+
+
+def evaluate_stack_switching_targets():
+    yields = {(b, d): find_row("yield", NODE26, b, f"G=2 depth={d}")
+              for b in ("stack-switching", "asyncify") for d in STACK_SWITCHING_DEPTHS}
+    add_ratio_target("stack switching: yield at depth 50 <= 1.2x depth 1", yields["stack-switching", 50],
+                     yields["stack-switching", 1], 1.2, "depth 1", "the depth-1 row is missing")
+    add_ratio_target("stack switching: yield at depth 30 <= 0.6x raw Asyncify (both Node 26)", yields["stack-switching", 30],
+                     yields["asyncify", 30], 0.6, "raw Asyncify", "the raw-Asyncify row is missing")
+    add_growth_target("stack switching: module size within 1% of no context support",
+                      find_row("module size", NODE26, "stack-switching"), find_row("module size", NODE26, "no context support"),
+                      1.0, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B")
+    add_growth_target("stack switching: CPU-bound time within 1% of no context support",
+                      find_row("cpu kernel", NODE26, "stack-switching"), find_row("cpu kernel", NODE26, "plain"),
+                      1.0, lambda row, base: f"{row['median']:.2f} ms vs {base['median']:.2f} ms (plain kernel)")
 
 
 # ---- corpus: real programs through the toolchain files, three Asyncify modes ------------------
@@ -1013,6 +1142,25 @@ def main():
         if module.is_file():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
 
+    if not args.only_corpus:
+        print("stack switching on Node 26 ...", file=sys.stderr)
+        try:
+            node26 = find_node26()
+            manifest = load_manifest(preset_dir(args.build_prefix, STACK_SWITCHING_PRESET) / "target" / "bench-manifest.json")
+            inputs = next(dict(entry, driver=manifest["driver"], target=manifest["target"])
+                          for entry in manifest["programs"] if entry["kind"] == "runtime-objects")
+            module = link_stack_switching(inputs, work_dir / "stack-switching")
+            on_node26 = [Program(NODE26, "stack-switching", module, [node26, "--experimental-wasm-wasmfx", str(wasi_runner)])]
+            if "narrowed" in p1:
+                on_node26.append(Program(NODE26, "asyncify", p1["narrowed"].path, [node26, str(wasi_runner)]))
+            else:
+                add_missing("stack switching", NODE26, "asyncify", "-", "the P1 raw-Asyncify build is missing")
+            bench_stack_switching(on_node26, settings)
+            kernels = on_node26 + ([Program(NODE26, "plain", plain["P1"].path, [node26, str(wasi_runner)])] if "P1" in plain else [])
+            bench_cpu(kernels, settings)
+        except (BenchError, StopIteration) as error:
+            add_missing("stack switching", NODE26, "-", "-", str(error) or "no runtime-objects entry in the manifest")
+
     if not args.no_corpus:
         print("corpus (real programs, three Asyncify modes) ...", file=sys.stderr)
         manifests = []
@@ -1032,6 +1180,8 @@ def main():
         bench_driver(host, work_dir, settings)
 
     evaluate_targets(settings)
+    if not args.only_corpus:
+        evaluate_stack_switching_targets()
     print_table()
     args.out.mkdir(parents=True, exist_ok=True)
     elapsed = time.perf_counter() - started

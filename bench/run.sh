@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh: builds what the benchmarks need and runs them all in one invocation.
 #
-#   bash bench/run.sh            configure + build the presets native, j32, j64, wasip1
+#   bash bench/run.sh            configure + build the presets native, j32, j64, wasip1,
+#                                wasip1-stack-switching
 #                                (cmake --preset X && cmake --build --preset X), then run
 #                                bench/run.py: table on stdout, bench/results/latest.json,
 #                                bench/results/yield.svg, targets with MET/MISSED.
@@ -15,7 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-presets=${BENCH_PRESETS:-"native j32 j64 wasip1"}
+presets=${BENCH_PRESETS:-"native j32 j64 wasip1 wasip1-stack-switching"}
 prefix=${BENCH_BUILD_PREFIX:-build/}
 failed=""
 mkdir -p build/bench

@@ -5,9 +5,10 @@
 #   bench_runtime_<cid> per single-worker backend (a context in a stack mode, fixtures.cmake:
 #            "asyncify" = shared stacks on P1, "asyncify-separate"; not pthread: one thread per
 #            goroutine, the single-worker benchmarks do not apply), built like the scheduler fixture;
-#            for a post-link target only its objects (bench_runtime_<cid>_objects): bench/run.py
-#            links them through `llgo-wasm link` itself (with and without Asyncify narrowing,
-#            timing wasm-opt), because that link is part of what is measured;
+#            for a post-link target, or a context that merges modules (stack switching), only its
+#            objects (bench_runtime_<cid>_objects): bench/run.py links them through
+#            `llgo-wasm link` itself (P1: with and without Asyncify narrowing, timing wasm-opt),
+#            because that link is part of what is measured;
 #   bench_cpu_plain: the CPU kernel alone, without the runtime and without Emscripten's
 #            -sASYNCIFY (the no-Asyncify baseline), linked by the toolchain directly.
 # and writes bench-manifest.json beside it: what bench/run.py runs and links.
@@ -33,7 +34,9 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     continue()
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx} STACKS ${_bench_stacks})
-  if(NOT _bench_post_link)
+  # A context that merges modules (stack switching) is finished by the driver's link too.
+  string(JSON _bench_merge ERROR_VARIABLE _bench_no_merge GET "${LLGO_WASM_TARGET_JSON}" context-merge ${_bench_ctx})
+  if(NOT _bench_post_link AND _bench_no_merge)
     set(_exe bench_runtime_${_bench_cid})
     add_executable(${_exe} EXCLUDE_FROM_ALL "${_bench_source}")
     list(APPEND _bench_targets ${_exe})
@@ -70,6 +73,11 @@ if(_bench_targets)
   list(APPEND _bench_targets bench_cpu_plain)
   set(_bench_plain_ldflags ${LLGO_WASM_TARGET_LDFLAGS})
   list(FILTER _bench_plain_ldflags EXCLUDE REGEX "^-sASYNCIFY")
+  # Nor the context's own link flags: the kernel has no context.
+  llgo_wasm_json_flags(_bench_context_ldflags "${LLGO_WASM_TARGET_JSON}" context-ldflags "${LLGO_WASM_TARGET_CONTEXT}")
+  if(_bench_context_ldflags)
+    list(REMOVE_ITEM _bench_plain_ldflags ${_bench_context_ldflags})
+  endif()
   target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
   target_compile_options(bench_cpu_plain PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
   target_link_options(bench_cpu_plain PRIVATE ${_bench_plain_ldflags} ${_bench_no_debug})

@@ -5,7 +5,9 @@
 #   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
 #                                               (tools/run-demo.sh runs those). A backend is a
 #                                               context in a stack mode (fixtures.cmake):
-#                                               "asyncify", "asyncify-separate", ...
+#                                               "asyncify", "asyncify-separate", ...; on
+#                                               stack-switching targets also the
+#                                               goroutine-limits fixture
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
@@ -147,6 +149,38 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     endforeach()
   endforeach()
 endforeach()
+
+# The goroutine-limits fixture (fixtures.cmake builds it on stack-switching targets).
+foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+  string(REPLACE "-" "_" _cid "${_backend}")
+  if(NOT TARGET goroutine_limits_${_cid})
+    continue()
+  endif()
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${LLGO_WASM_BACKEND_${_cid}_CONTEXT}
+                        STACKS ${LLGO_WASM_BACKEND_${_cid}_STACKS})
+  set(_cap ${LLGO_WASM_TARGET_MAX_GOROUTINES})
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    llgo_wasm_program_for(_program goroutine_limits_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    set(_name fixture.${_variant}.${_engine}.${_backend})
+    llgo_wasm_add_run_test(NAME ${_name}.panics-across-switches VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 0 STDOUT "panics across switches ok")
+    llgo_wasm_add_run_test(NAME ${_name}.escaping-longjmp VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} escape EXIT 2
+      STDOUT "goroutine longjmps to main's jmp_buf"
+      STDERR "fatal error: goroutine 2: a longjmp left the goroutine's stack (to a jmp_buf none of its frames set)")
+    if(_cap GREATER 0)
+      math(EXPR _past "${_cap} + 1")
+      llgo_wasm_add_run_test(NAME ${_name}.at-goroutine-cap VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} cap EXIT 0 TIMEOUT 300
+        STDOUT "live goroutines at the cap: ${_cap} ok")
+      llgo_wasm_add_run_test(NAME ${_name}.past-goroutine-cap VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} past-cap EXIT 2 TIMEOUT 300
+        STDERR "fatal error: cannot create goroutine ${_past} (stack 4096 bytes): more than ${_cap} goroutines alive at once (the stack-switching backend's cap: the engine maps a stack for each)")
+    endif()
+  endforeach()
+endforeach()
+llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 
 # The final WASI modules the driver linked, read with independent tools (wabt, Binaryen) against
 # what the target's capabilities promise (tests/harness/check_module.py).

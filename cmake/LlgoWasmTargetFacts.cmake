@@ -10,6 +10,7 @@
 #         LLGO_WASM_TARGET_JSON        the resolved target (`resolve --json`)
 #         LLGO_WASM_TARGET_VARIANT     its variant: a display label for test names and messages
 #         LLGO_WASM_TARGET_TRIPLE, LLGO_WASM_TARGET_ASYNCIFY, LLGO_WASM_TARGET_THREADS,
+#         LLGO_WASM_TARGET_STACK_SWITCHING, LLGO_WASM_TARGET_MAX_GOROUTINES (0: no cap),
 #         LLGO_WASM_TARGET_CONTEXT     the chosen context backend
 #         LLGO_WASM_TARGET_CONTEXTS    every supported context backend
 #         LLGO_WASM_TARGET_STACKS      the chosen stack mode (shared, separate)
@@ -31,7 +32,8 @@
 #                                                        //llgo:build lines
 #
 # {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. The
-# first word of an engine command is a tool: node (Node >= 24, LLGO_WASM_NODE), wasmtime
+# first word of an engine command is a tool: node (Node >= 24, LLGO_WASM_NODE), node26 (Node >= 26,
+# LLGO_WASM_NODE26), wasmtime
 # (LLGO_WASM_WASMTIME), or any other program on PATH; an engine marked optional is left out when
 # its tool is missing, any other missing tool stops the configure. Engines with a label listed in
 # LLGO_WASM_EXCLUDED_ENGINE_LABELS are left out (LLGO_WASM_BROWSER_TESTS=OFF excludes "browser").
@@ -83,16 +85,24 @@ function(llgo_wasm_json_flags out json)
   set(${out} "${_flags}" PARENT_SCOPE)
 endfunction()
 
+# Stops the configure when the Node at `path` is older than `minimum` (`why` says what for).
+function(_llgo_wasm_require_node path minimum why)
+  if(path AND EXISTS "${path}")
+    execute_process(COMMAND "${path}" --version OUTPUT_VARIABLE _v OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT _v MATCHES "^v([0-9]+)\\." OR CMAKE_MATCH_1 LESS ${minimum})
+      message(FATAL_ERROR "${path} is Node '${_v}'; ${why} needs Node >= ${minimum}. Set NODE / NODE26 or run tools/setup-toolchain.sh.")
+    endif()
+  endif()
+endfunction()
+
 # The program an engine's tool names, or "" when it is not here.
 function(_llgo_wasm_engine_tool out tool)
   if(tool STREQUAL "node")
     set(_path "${LLGO_WASM_NODE}")
-    if(_path AND EXISTS "${_path}")
-      execute_process(COMMAND "${_path}" --version OUTPUT_VARIABLE _v OUTPUT_STRIP_TRAILING_WHITESPACE)
-      if(NOT _v MATCHES "^v([0-9]+)\\." OR CMAKE_MATCH_1 LESS 24)
-        message(FATAL_ERROR "${_path} is Node '${_v}'; llgo-wasm needs Node >= 24 (exnref, final Memory64). Set NODE or run tools/setup-toolchain.sh.")
-      endif()
-    endif()
+    _llgo_wasm_require_node("${_path}" 24 "llgo-wasm (exnref, final Memory64)")
+  elseif(tool STREQUAL "node26")
+    set(_path "${LLGO_WASM_NODE26}")
+    _llgo_wasm_require_node("${_path}" 26 "the engine node26 (WebAssembly stack switching)")
   elseif(tool STREQUAL "wasmtime")
     set(_path "${LLGO_WASM_WASMTIME}")
   else()
@@ -119,6 +129,11 @@ macro(llgo_wasm_read_target target)
   string(JSON LLGO_WASM_TARGET_TRIPLE GET "${LLGO_WASM_TARGET_JSON}" triple)
   string(JSON LLGO_WASM_TARGET_ASYNCIFY GET "${LLGO_WASM_TARGET_JSON}" capabilities asyncify)
   string(JSON LLGO_WASM_TARGET_THREADS GET "${LLGO_WASM_TARGET_JSON}" capabilities threads)
+  string(JSON LLGO_WASM_TARGET_STACK_SWITCHING GET "${LLGO_WASM_TARGET_JSON}" capabilities stack-switching)
+  string(JSON LLGO_WASM_TARGET_MAX_GOROUTINES ERROR_VARIABLE _rt_no_cap GET "${LLGO_WASM_TARGET_JSON}" max-goroutines)
+  if(_rt_no_cap)
+    set(LLGO_WASM_TARGET_MAX_GOROUTINES 0)  # absent: no cap
+  endif()
   string(JSON LLGO_WASM_TARGET_CONTEXT GET "${LLGO_WASM_TARGET_JSON}" capabilities context default)
   llgo_wasm_json_list(LLGO_WASM_TARGET_CONTEXTS "${LLGO_WASM_TARGET_JSON}" capabilities context supported)
   string(JSON LLGO_WASM_TARGET_STACKS GET "${LLGO_WASM_TARGET_JSON}" capabilities stacks default)
@@ -157,7 +172,7 @@ macro(llgo_wasm_read_target target)
             continue()
           endif()
           message(FATAL_ERROR "target ${target} runs its programs with '${_rt_tool}' (engine ${_rt_engine}), which is not "
-                              "installed: run tools/setup-toolchain.sh, or put it on PATH (NODE for node)")
+                              "installed: run tools/setup-toolchain.sh, or put it on PATH (NODE for node, NODE26 for node26)")
         endif()
         list(REMOVE_AT _rt_command 0)
         list(PREPEND _rt_command "${_rt_path}")

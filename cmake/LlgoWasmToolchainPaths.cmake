@@ -1,7 +1,7 @@
 # LlgoWasmToolchainPaths.cmake: finds the tools every llgo-wasm variant builds and runs with.
 #
 # Order, per tool: what the user already has (environment: WASI_SDK_PATH, EMSDK, WASMOPT,
-# BINARYEN_ROOT, NODE, then PATH for node) and then the folder tools/setup-toolchain.sh installed
+# BINARYEN_ROOT, NODE, NODE26, then PATH for node) and then the folder tools/setup-toolchain.sh installed
 # (LLGO_WASM_TOOLCHAIN_DIR, default ${XDG_CACHE_HOME:-$HOME/.cache}/llgo-wasm/toolchain-v1), whose
 # toolchain.env records what it installed. Included by the toolchain files and the superbuild;
 # it only sets variables (LLGO_WASM_*), never fails: users of a path check it where they need it.
@@ -70,6 +70,16 @@ elseif(EXISTS "${LLGO_WASM_TOOLCHAIN_DIR}/bin/node")
   set(LLGO_WASM_NODE "${LLGO_WASM_TOOLCHAIN_DIR}/bin/node")
 else()
   find_program(LLGO_WASM_NODE NAMES node)
+endif()
+
+# Node 26 runs WebAssembly stack switching (behind --experimental-wasm-wasmfx; the
+# stack-switching target's engine): NODE26, then the project's, then node26 on PATH
+if(DEFINED ENV{NODE26} AND NOT "$ENV{NODE26}" STREQUAL "")
+  set(LLGO_WASM_NODE26 "$ENV{NODE26}")
+elseif(_llgo_env_LLGO_WASM_NODE26 AND EXISTS "${_llgo_env_LLGO_WASM_NODE26}")
+  set(LLGO_WASM_NODE26 "${_llgo_env_LLGO_WASM_NODE26}")
+else()
+  find_program(LLGO_WASM_NODE26 NAMES node26)
 endif()
 
 # Wasmtime is optional: used beside Node's WASI when present

@@ -18,7 +18,7 @@ if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 fi
 
-PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-threads install"}
+PRESETS=${PRESETS:-"native native-sanitize native-coverage j32 j64 wasip1 wasip1-stack-switching wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
 for p in $PRESETS; do
   echo "=== preset $p"

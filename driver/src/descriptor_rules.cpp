@@ -214,13 +214,43 @@ void eh_models_fit_triple(const Facts& d) {
   }
 }
 
+// A context whose modules are merged gets the post-link wasm-opt step too (see driver/link).
+bool every_context_is_merged(const Facts& d) {
+  for (const auto& context : d.spec.capabilities.supported_contexts) {
+    auto merge = d.spec.context_merge.find(context);
+    if (merge == d.spec.context_merge.end() || merge->second.empty()) return false;
+  }
+  return !d.spec.capabilities.supported_contexts.empty();
+}
+
 void eh_translation_needs_post_link(const Facts& d) {
   const Capabilities& caps = d.spec.capabilities;
-  if (caps.eh.compile == caps.eh.final || caps.asyncify == AsyncifyMode::PostLink) return;
+  if (caps.eh.compile == caps.eh.final || caps.asyncify == AsyncifyMode::PostLink || every_context_is_merged(d)) return;
   fail(d, "capabilities/eh/final", "capabilities.eh changes from \"" + std::string(to_string(caps.eh.compile)) + "\" to \"" +
                                        std::string(to_string(caps.eh.final)) +
                                        "\" but only a post-link step can translate it (capabilities.asyncify is \"" +
-                                       std::string(to_string(caps.asyncify)) + "\")");
+                                       std::string(to_string(caps.asyncify)) + "\", and not every context has context-merge)");
+}
+
+// ---- stack switching and merged modules ----
+
+void stack_switching_needs_wasm(const Facts& d) {
+  if (!d.spec.capabilities.stack_switching || is_wasm(d)) return;
+  fail(d, "capabilities/stack-switching",
+       "capabilities.stack-switching is a WebAssembly proposal, but the triple is \"" + d.spec.triple + "\"");
+}
+
+void context_merge_names_supported_contexts(const Facts& d) {
+  const auto& supported = d.spec.capabilities.supported_contexts;
+  for (const auto& [context, merge] : d.spec.context_merge) {
+    if (std::find(supported.begin(), supported.end(), context) == supported.end()) {
+      fail(d, "context-merge/" + context,
+           "context-merge names context \"" + context + "\", which the target does not support (" + join(supported) + ")");
+    }
+    if (merge.empty()) fail(d, "context-merge/" + context, "context-merge." + context + " merges no modules");
+    if (!is_wasm(d)) fail(d, "context-merge/" + context, "context-merge joins WebAssembly modules, but the triple is \"" +
+                                                             d.spec.triple + "\"");
+  }
 }
 
 // ---- flags, output, running ----
@@ -248,6 +278,9 @@ void placeholders_are_known(const Facts& d) {
   }
   for (const auto& [engine, settings] : d.spec.engines) {
     for (const auto& word : settings.command) check("engines/" + engine + "/command", word, true);
+  }
+  for (const auto& [context, merge] : d.spec.context_merge) {
+    for (const auto& module : merge.modules) check("context-merge/" + context + "/modules/" + module.name, module.source, false);
   }
 }
 
@@ -346,6 +379,8 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"stacks-fit-contexts", stacks_fit_contexts},
       {"eh-models-fit-triple", eh_models_fit_triple},
       {"eh-translation-needs-post-link", eh_translation_needs_post_link},
+      {"stack-switching-needs-wasm", stack_switching_needs_wasm},
+      {"context-merge-names-supported-contexts", context_merge_names_supported_contexts},
       {"environments-only-on-emscripten", environments_only_on_emscripten},
       {"placeholders-are-known", placeholders_are_known},
       {"extensions-are-extensions", extensions_are_extensions},

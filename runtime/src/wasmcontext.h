@@ -11,8 +11,9 @@
  *                                   host calls the entry directly and rewinds it
  *   wasmcontext_emscripten_fiber.c  emscripten_fiber_t (J32/J64)
  *   wasmcontext_native.c (+ .S)     a few-instruction stack switch (x86-64, aarch64)
- * and next, typed continuations (cont.new / resume / suspend): resume is
- * `resume`, suspend and exit are `suspend` with two tags.
+ *   wasmcontext_stack_switching.c   typed continuations (cont.new / resume / suspend,
+ *                                   glue in .wat merged at link time): resume is
+ *                                   `resume`, suspend and exit are `suspend` with tags
  *
  * Storage is chosen the same way, independently of the backend (a target
  * capability, `llgo-wasm resolve`'s capabilities.stacks, build tag
@@ -65,7 +66,9 @@ typedef enum llgo_wasmcontext_result {
   LLGO_WASMCONTEXT_OUT_OF_MEMORY,      /* the allocation callback returned NULL */
   LLGO_WASMCONTEXT_STACK_OVERFLOW,     /* the C stack went past its limit */
   LLGO_WASMCONTEXT_SAVE_OVERFLOW,      /* the suspended call chain does not fit its save space */
-  LLGO_WASMCONTEXT_BACKEND_FAILED      /* the backend's own primitive failed */
+  LLGO_WASMCONTEXT_BACKEND_FAILED,     /* the backend's own primitive failed */
+  LLGO_WASMCONTEXT_TOO_MANY,           /* create/rearm: the backend's cap on live contexts */
+  LLGO_WASMCONTEXT_ESCAPED             /* resume: a longjmp left the context's stack */
 } llgo_wasmcontext_result;
 
 /* Allocation callbacks: `user` is passed through unchanged; memory must be
@@ -87,7 +90,7 @@ typedef enum llgo_wasmcontext_stacks {
 
 /* What this build is made of (fixed by source selection). */
 typedef struct llgo_wasmcontext_description {
-  const char *backend;            /* "asyncify", "emscripten-fiber", "native" */
+  const char *backend;            /* "asyncify", "emscripten-fiber", "native", "stack-switching" */
   llgo_wasmcontext_stacks stacks;
 } llgo_wasmcontext_description;
 

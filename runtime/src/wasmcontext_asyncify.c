@@ -42,6 +42,11 @@ void *llgo_wasmcontext_get_stack_pointer(void);
 void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 
 const char llgo_wasmcontext_backend_name[] = "asyncify";
+const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
+
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
+  (void)ctx; /* everything it holds is in its storage */
+}
 
 typedef struct asyncify_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */

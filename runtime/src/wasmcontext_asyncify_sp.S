@@ -1,4 +1,4 @@
-//llgo:build llgo.context_asyncify
+//llgo:build llgo.context_asyncify || llgo.context_stack_switching
 /*
  * wasmcontext_asyncify_sp.S - read and write the module's __stack_pointer
  * global (the C shadow stack). C cannot do this without a prologue of its own

@@ -25,6 +25,11 @@
 #define HOST_ASYNCIFY_AREA_SIZE (64 * 1024)
 
 const char llgo_wasmcontext_backend_name[] = "emscripten-fiber";
+const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
+
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
+  (void)ctx; /* everything it holds is in its storage */
+}
 
 typedef struct fiber_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */

@@ -57,7 +57,11 @@ llgo_wasmcontext_result llgo_wasmcontext_create(llgo_wasmcontext *ctx,
     memset(ctx, 0, sizeof *ctx);
     return result;
   }
-  return llgo_wasmcontext_rearm(ctx, entry, arg);
+  result = llgo_wasmcontext_rearm(ctx, entry, arg);
+  if (result != LLGO_WASMCONTEXT_OK) {
+    llgo_wasmcontext_destroy(ctx); /* e.g. the backend's cap: nothing is kept */
+  }
+  return result;
 }
 
 llgo_wasmcontext_result llgo_wasmcontext_rearm(llgo_wasmcontext *ctx,
@@ -71,6 +75,7 @@ llgo_wasmcontext_result llgo_wasmcontext_rearm(llgo_wasmcontext *ctx,
 }
 
 void llgo_wasmcontext_destroy(llgo_wasmcontext *ctx) {
+  llgo_wasmcontext_backend_release(ctx);
   llgo_wasmcontext_storage_destroy(llgo_wasmcontext_storage_of(ctx));
   memset(ctx, 0, sizeof *ctx);
 }
@@ -113,6 +118,10 @@ const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result) {
     return "Asyncify save area overflow (the suspended call stack does not fit)";
   case LLGO_WASMCONTEXT_BACKEND_FAILED:
     return "the context backend failed";
+  case LLGO_WASMCONTEXT_TOO_MANY:
+    return llgo_wasmcontext_backend_limit[0] ? llgo_wasmcontext_backend_limit : "too many contexts alive at once";
+  case LLGO_WASMCONTEXT_ESCAPED:
+    return "a longjmp left the goroutine's stack (to a jmp_buf none of its frames set)";
   }
   return "unknown context result";
 }

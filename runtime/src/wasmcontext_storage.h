@@ -109,8 +109,14 @@ size_t llgo_wasmcontext_storage_held_bytes(const llgo_wasmcontext_storage *stora
 extern llgo_wasmcontext_allocator llgo_wasmcontext_storage_allocator;
 /* ---- implemented by the selected backend ---- */
 
-/* "asyncify", "emscripten-fiber", "native". */
+/* "asyncify", "emscripten-fiber", "native", "stack-switching". */
 extern const char llgo_wasmcontext_backend_name[];
+/* What LLGO_WASMCONTEXT_TOO_MANY means for this backend ("" when it has no cap
+ * beyond memory). */
+extern const char llgo_wasmcontext_backend_limit[];
+/* Frees what the backend holds for a context outside its storage (stack
+ * switching: the continuation); called by destroy before the storage goes. */
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx);
 
 /* How much save space a stack of `stack_size` bytes comes with (Asyncify: as
  * much as the stack; native: none). */

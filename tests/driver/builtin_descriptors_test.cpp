@@ -27,14 +27,15 @@ int pointer_width_of(const std::string& triple) {
   return 0;
 }
 
-TEST(BuiltinDescriptors, AreTheFiveVariantsOnceEach) {
+TEST(BuiltinDescriptors, AreTheFiveVariants) {
   std::multiset<Variant> variants;
   for (const auto& target : builtin_descriptors().targets()) variants.insert(target.spec.variant);
-  for (Variant variant : {"J32", "J64", "P1", "P1T", "native"}) {
+  for (Variant variant : {"J32", "J64", "P1T", "native"}) {
     EXPECT_EQ(variants.count(variant), 1u) << variant;
   }
+  EXPECT_EQ(variants.count("P1"), 2u) << "wasip1 and wasip1-stack-switching";
   EXPECT_EQ(builtin_descriptors().names(),
-            (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-threads", "wasm"}));
+            (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-stack-switching", "wasip1-threads", "wasm"}));
 }
 
 TEST(BuiltinDescriptors, EmbeddedSourcesKeepTheirFileNames) {
@@ -66,7 +67,12 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     EXPECT_TRUE(std::count(caps.supported_contexts.begin(), caps.supported_contexts.end(), caps.context) == 1);
     EXPECT_FALSE(caps.asyncify == AsyncifyMode::PostLink && caps.threads);
     if (caps.eh.compile != caps.eh.final) {
-      EXPECT_EQ(caps.asyncify, AsyncifyMode::PostLink);
+      // a post-link step translates it: Asyncify's, or the one after a context's merge
+      EXPECT_TRUE(caps.asyncify == AsyncifyMode::PostLink || spec.context_merge.count(caps.context));
+    }
+    if (spec.context_merge.count(caps.context) || caps.stack_switching) {
+      EXPECT_TRUE(caps.stack_switching && wasm && caps.asyncify == AsyncifyMode::None) << "stack switching needs no Asyncify";
+      EXPECT_GT(spec.max_goroutines, 0u) << "the engine aborts past some number of continuations";
     }
     // Whoever runs Asyncify after linking has a default optimisation level for a link line without -O.
     if (caps.asyncify != AsyncifyMode::None) {
@@ -207,9 +213,10 @@ TEST(BuiltinDescriptors, JsonSchemaMatchesTheLoader) {
 void collect_json_paths(const nlohmann::json& object, const std::string& prefix, std::set<std::string>& paths) {
   for (const auto& [key, value] : object.items()) {
     std::string path = prefix.empty() ? key : prefix + "/" + key;
-    // Map members (engines, context-ldflags, environment) are named "*" in the schema.
-    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "environment" ||
-               prefix == "overridden-environment";
+    // Map members (engines, context-ldflags, context-merge and its modules, environment) are
+    // named "*" in the schema.
+    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "context-merge" ||
+               prefix == "context-merge/*/modules" || prefix == "environment" || prefix == "overridden-environment";
     if (map) path = prefix + "/*";
     paths.insert(path);
     if (value.is_object()) collect_json_paths(value, path, paths);

@@ -124,7 +124,7 @@ TEST(CacheKey, EveryNonTargetInputChangesTheKey) {
   differs(base, "a renamed file");
 }
 
-TEST(CacheKey, TheFiveVariantsNeverShareAKey) {
+TEST(CacheKey, NoTwoBuiltInTargetsShareAKey) {
   TemporaryDirectory directory("variants");
   write_package(directory);
   std::set<std::string> keys;
@@ -156,6 +156,7 @@ struct FieldChange {
   const char* field;  // as named by abi_fields()
   const char* json_pointer;
   json new_value;
+  const char* base = "wasip1";  // the built-in target that is changed
 };
 
 std::vector<FieldChange> field_changes() {
@@ -172,16 +173,21 @@ std::vector<FieldChange> field_changes() {
       {"capabilities.eh.compile", "/capabilities/eh/compile", "exnref"},
       {"capabilities.eh.final", "/capabilities/eh/final", "legacy"},
       {"capabilities.threads", "/capabilities/threads", true},
+      {"capabilities.stack-switching", "/capabilities/stack-switching", true},
       {"capabilities.context.default", "/capabilities/context/default", "pthread"},
       {"capabilities.stacks.default", "/capabilities/stacks/default", "separate"},
       {"build-tags", "/build-tags", json::array({"nogc", "extra"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
       {"context-ldflags", "/context-ldflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
+      {"context-merge", "/context-merge",
+       json::object({{"asyncify", {{"modules", {{"glue", "{root}/glue.wat"}}}, {"internal-exports", json::array()},
+                                   {"features", json::array()}}}})},
       {"environments", "/environments", json::array({"node"})},
       {"asyncify-imports", "/asyncify-imports", json::array({"env.host_yield"})},
       {"asyncify-removelist", "/asyncify-removelist", json::array({"other"})},
       {"default-stack-size", "/default-stack-size", 131072},
+      {"max-goroutines", "/max-goroutines", 1000, "wasip1-stack-switching"},
       {"link-optimization", "/link-optimization", "-O3"},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},
   };
@@ -192,9 +198,9 @@ class AbiField : public ::testing::TestWithParam<FieldChange> {};
 TEST_P(AbiField, ChangingItAloneChangesTheKey) {
   TemporaryDirectory directory("abi");
   write_package(directory);
-  ResolvedTarget base = resolve_named("wasip1");
-  json changed_json = target_to_json(base);
   const FieldChange& change = GetParam();
+  ResolvedTarget base = resolve_named(change.base);
+  json changed_json = target_to_json(base);
   ASSERT_NE(changed_json.at(json::json_pointer(change.json_pointer)), change.new_value) << "the change must be a change";
   changed_json[json::json_pointer(change.json_pointer)] = change.new_value;
   ResolvedTarget changed = target_from_json(changed_json);
@@ -220,8 +226,10 @@ INSTANTIATE_TEST_SUITE_P(CacheKey, AbiField, ::testing::ValuesIn(field_changes()
 TEST(CacheKey, EveryAbiFieldHasItsOwnTest) {
   std::set<std::string> tested;
   for (const auto& change : field_changes()) tested.insert(change.field);
-  for (const auto& [field, value] : abi_fields(resolve_named("wasip1"))) {
-    EXPECT_TRUE(tested.count(field)) << "no AbiField test changes " << field;
+  for (const char* target : {"wasip1", "wasip1-stack-switching"}) {
+    for (const auto& [field, value] : abi_fields(resolve_named(target))) {
+      EXPECT_TRUE(tested.count(field)) << "no AbiField test changes " << field << " (of " << target << ")";
+    }
   }
 }
 

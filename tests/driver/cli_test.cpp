@@ -152,7 +152,7 @@ TEST(Cli, TargetsListsTheConcreteTargets) {
   ASSERT_EQ(result.status, 0);
   std::vector<std::string> names;
   for (const auto& target : json::parse(result.output)) names.push_back(target["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-threads", "wasm"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-stack-switching", "wasip1-threads", "wasm"}));
   EXPECT_NE(run("targets").output.find("wasip1-threads  P1T     wasm32-wasip1-threads"), std::string::npos);
 }
 

@@ -154,7 +154,7 @@ TEST(Resolve, FlagsOverrideTheEnvironment) {
 
 TEST(Resolve, UnknownTargetListsKnownOnesWithSuggestion) {
   EXPECT_TRUE(fails_with([] { resolve(named("wasip")); },
-                         {"unknown target \"wasip\"", "did you mean \"wasip1\"?", "host, js-wasm, wasip1, wasip1-threads, wasm"}));
+                         {"unknown target \"wasip\"", "did you mean \"wasip1\"?", "host, js-wasm, wasip1, wasip1-stack-switching, wasip1-threads, wasm"}));
   EXPECT_TRUE(fails_with([] { resolve(named("jswasm")); }, {"did you mean \"js-wasm\"?"}));
   // Abstract bases are not targets.
   EXPECT_TRUE(fails_with([] { resolve(named("wasm-base")); }, {"unknown target \"wasm-base\""}));

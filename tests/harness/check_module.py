@@ -10,7 +10,11 @@ target's capabilities (`llgo-wasm resolve --json`) promise:
        thread-spawn, wasi-threads or asyncify.* import); exports _start and memory;
   with threads: a shared memory (imported or defined); a wasi.thread-spawn import; exports _start;
   eh.final exnref: exception handling only in the standardized exnref form (try_table), no
-       legacy try/catch/delegate/rethrow.
+       legacy try/catch/delegate/rethrow;
+  stack-switching: the switch instructions are there (cont.new, resume, suspend: the context's
+       glue was merged), and nothing is imported from a merged module; without the capability
+       there are none. wabt 1.0.32 cannot read continuation types, so such a module's sections
+       are read from wasm-opt --print as well.
 Prints what it found; exits 1 with every violation listed.
 """
 import argparse
@@ -49,13 +53,29 @@ def main():
     threads = target["capabilities"]["threads"]
     exnref = target["capabilities"]["eh"]["final"] == "exnref"
 
-    imports = re.findall(r"<- ([\w.\-]+)\.([\w\-]+)", section(a.module, "Import"))
-    import_names = [f"{m}.{n}" for m, n in imports]
-    memory_lines = [l for l in (section(a.module, "Import") + section(a.module, "Memory")).splitlines()
-                    if "memory[" in l]
-    exports = re.findall(r'-> "([^"]+)"', section(a.module, "Export"))
+    stack_switching = target["capabilities"].get("stack-switching", False)
+    text = run([a.wasm_opt, a.module, "-all", "--print"]) if exnref or stack_switching else ""
+
+    if stack_switching:
+        import_names = [f"{m}.{n}" for m, n in re.findall(r'^\s*\(import "([^"]+)" "([^"]+)"', text, re.M)]
+        memory_lines = [l.strip() for l in text.splitlines() if re.match(r"\s*\((memory |import .*\(memory )", l)]
+        exports = re.findall(r'^\s*\(export "([^"]+)"', text, re.M)
+    else:
+        imports = re.findall(r"<- ([\w.\-]+)\.([\w\-]+)", section(a.module, "Import"))
+        import_names = [f"{m}.{n}" for m, n in imports]
+        memory_lines = [l for l in (section(a.module, "Import") + section(a.module, "Memory")).splitlines()
+                        if "memory[" in l]
+        exports = re.findall(r'-> "([^"]+)"', section(a.module, "Export"))
     shared = any("shared" in l for l in memory_lines)
     problems = []
+    switches = {op: len(re.findall(r"\(" + re.escape(op) + r"[\s)]", text))
+                for op in ("cont.new", "resume", "suspend")}
+    if stack_switching:
+        if not all(switches.values()):
+            problems.append(f"stack-switching instructions missing (the glue was not merged?): {switches}")
+        print("instructions: " + ", ".join(f"{n} {op}" for op, n in switches.items()))
+    elif any(switches.values()):
+        problems.append(f"stack-switching instructions in a module whose target has no such capability: {switches}")
 
     if not threads:
         if shared:
@@ -74,7 +94,6 @@ def main():
         if "_start" not in exports:
             problems.append(f"export _start missing (exports: {exports})")
     if exnref:
-        text = run([a.wasm_opt, a.module, "-all", "--print"])
         # Legacy EH prints as (try ... (do ...) (catch ...)); exnref as (try_table (catch ...)),
         # whose catch clauses are not instructions.
         legacy = re.findall(r"\((try|delegate|rethrow)(\s|\))", text)

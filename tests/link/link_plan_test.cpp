@@ -15,6 +15,7 @@ namespace {
 
 ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
 ResolvedTarget resolved_p1t() { return link_test::resolve_target_named("wasip1-threads"); }
+ResolvedTarget resolved_stack_switching() { return link_test::resolve_target_named("wasip1-stack-switching"); }
 
 LinkToolchain tools() {
   LinkToolchain toolchain;
@@ -209,6 +210,69 @@ TEST(LinkPlan, P1TLinksWithoutAsyncifyAndChecksSharedMemory) {
   EXPECT_TRUE(contains(plan.steps[0].command, "-pthread"));
   ASSERT_TRUE(plan.steps[1].expectations.has_value());
   EXPECT_TRUE(plan.steps[1].expectations->require_shared_memory);
+}
+
+TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {
+  LinkToolchain toolchain = tools();
+  toolchain.llgo_wasm_root = "/src/llgo-wasm";
+  toolchain.wasm_merge = "/opt/wasm-merge";
+  auto plan = build_link_plan(resolved_stack_switching(), parse_link_arguments({"main.o", "-O2", "-o", "app.wasm"}),
+                              toolchain, naming());
+  ASSERT_EQ(plan.steps.size(), 5u);
+  EXPECT_EQ(plan.steps[0].name, "link");
+  EXPECT_EQ(plan.steps[1].name, "merge");
+  EXPECT_EQ(plan.steps[2].name, "wasm-opt+exnref");
+  EXPECT_TRUE(contains(plan.steps[0].command, "-Wl,--export=__c_longjmp")) << "the context's ldflags";
+  EXPECT_TRUE(contains(plan.steps[0].command, "-lsetjmp"));
+
+  const std::string core = ".app.wasm.core.4242.abc123.tmp";
+  const std::string merged = ".app.wasm.merged.4242.abc123.tmp";
+  const std::string final_module = ".app.wasm.final.4242.abc123.tmp";
+  const auto& merge = plan.steps[1].command;
+  EXPECT_EQ(merge, (std::vector<std::string>{"/opt/wasm-merge", "--enable-exception-handling", "--enable-stack-switching",
+                                             "--enable-gc", "--enable-reference-types", core, "llgo_program",
+                                             "/src/llgo-wasm/runtime/src/wasmcontext_stack_switching.wat",
+                                             "llgo_stack_switching", "-o", merged}));
+  const auto& opt = plan.steps[2].command;
+  EXPECT_EQ(opt[1], merged);
+  for (const auto& word : opt) {
+    EXPECT_EQ(word.find("asyncify"), std::string::npos) << "no Asyncify anywhere: " << word;
+    EXPECT_NE(word, "-all");
+  }
+  EXPECT_TRUE(contains(opt, "--enable-stack-switching"));
+  EXPECT_TRUE(contains(opt, "--remove-exports=llgo_stack_switching_*,__c_longjmp"));
+  EXPECT_LT(index_of(opt, "-O2"), index_of(opt, "--translate-to-exnref"));
+  EXPECT_EQ(opt.back(), final_module);
+
+  ASSERT_TRUE(plan.steps[3].expectations.has_value());
+  EXPECT_FALSE(plan.steps[3].expectations->forbid_stack_switching);
+  EXPECT_TRUE(plan.steps[3].expectations->forbid_legacy_exceptions);
+  EXPECT_EQ(plan.steps[3].expectations->merged_import_modules, std::vector<std::string>{"llgo_stack_switching"});
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, merged, final_module}));
+  EXPECT_FALSE(plan.steps[2].arguments_file) << "no Asyncify arguments from a call-graph analysis";
+
+  // Whatever Asyncify mode the link line asks for, and with the target's own level (no -O):
+  // no analysis step, no Asyncify argument.
+  for (const char* mode : {"narrowed", "wide", "none"}) {
+    auto asked = build_link_plan(resolved_stack_switching(),
+                                 parse_link_arguments({"main.o", "--asyncify", mode, "-o", "app.wasm"}), toolchain, naming());
+    ASSERT_EQ(asked.steps.size(), 5u) << mode;
+    for (const auto& step : asked.steps) {
+      EXPECT_NE(step.kind, LinkStepKind::analyse_asyncify) << mode;
+      for (const auto& word : step.command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << mode << ": " << word;
+    }
+    EXPECT_TRUE(contains(asked.steps[2].command, "-O2")) << "the descriptor's link-optimization";
+    ASSERT_TRUE(asked.steps[3].expectations.has_value());
+    EXPECT_TRUE(asked.steps[3].expectations->forbid_asyncify_imports) << mode;
+  }
+
+  // P1 keeps its plan, and its check now forbids stack switching.
+  auto p1 = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-o", "app.wasm"}), toolchain, naming());
+  ASSERT_EQ(p1.steps.size(), 5u);
+  EXPECT_EQ(p1.steps[1].kind, LinkStepKind::analyse_asyncify);
+  ASSERT_EQ(p1.steps[3].kind, LinkStepKind::validate_module);
+  EXPECT_TRUE(p1.steps[3].expectations->forbid_stack_switching);
+  EXPECT_TRUE(p1.steps[3].expectations->merged_import_modules.empty());
 }
 
 TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {

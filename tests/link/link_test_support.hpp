@@ -68,6 +68,7 @@ struct TestModuleShape {
   bool legacy_try = false;            // try ... catch_all ... end
   bool legacy_catch_and_rethrow = false;
   bool try_table = false;
+  bool stack_switching = false;       // cont.new, resume with a handler, suspend
   bool export_start = true;
   bool export_memory = true;
   size_t padding_functions = 0;       // extra empty functions to grow the module
@@ -169,6 +170,13 @@ inline std::vector<uint8_t> build_test_module(const TestModuleShape& shape) {
   if (shape.legacy_try) body.insert(body.end(), {0x06, 0x40, 0x01, 0x19, 0x01, 0x0b});  // try; nop; catch_all; nop; end
   if (shape.legacy_catch_and_rethrow) {
     body.insert(body.end(), {0x06, 0x40, 0x01, 0x07, 0x00, 0x09, 0x00, 0x0b});  // try; catch 0; rethrow 0; end
+  }
+  if (shape.stack_switching) {
+    body.insert(body.end(), {0x02, 0x40, 0xd2, 0x00, 0xe0, 0x01});  // block; ref.func 0; cont.new 1
+    // resume 1 (on 98 0): the tag's LEB starts with 0xe2, so a walk that skipped the handler
+    // vector wrongly would count an extra `suspend`
+    body.insert(body.end(), {0xe3, 0x01, 0x01, 0x00, 0xe2, 0x00, 0x00});
+    body.insert(body.end(), {0x0b, 0xe2, 0x00});                    // end; suspend 0
   }
   if (shape.try_table) body.insert(body.end(), {0x1f, 0x40, 0x01, 0x02, 0x00, 0x01, 0x0b});  // try_table (catch_all 0)
   if (shape.import_asyncify) body.insert(body.end(), {0x41, 0x00, 0x10, 0x00});  // call asyncify import

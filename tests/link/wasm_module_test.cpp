@@ -56,6 +56,19 @@ TEST(WasmModuleReader, FindsLegacyExceptionOpcodesAndTryTable) {
   EXPECT_EQ(translated.try_table_count, 1u);
 }
 
+TEST(WasmModuleReader, FindsStackSwitchingInstructions) {
+  EXPECT_TRUE(read_wasm_module(build_test_module({})).stack_switching_sites.empty());
+  TestModuleShape shape;
+  shape.stack_switching = true;
+  shape.try_table = true;
+  auto module = read_wasm_module(build_test_module(shape));
+  ASSERT_EQ(module.stack_switching_sites.size(), 3u);
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[0].opcode), "cont.new");
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[1].opcode), "resume");
+  EXPECT_EQ(exception_opcode_name(module.stack_switching_sites[2].opcode), "suspend");
+  EXPECT_EQ(module.try_table_count, 1u) << "the walk lost its place after resume's handlers";
+}
+
 TEST(WasmModuleReader, RejectsDamagedModules) {
   EXPECT_THROW(read_wasm_module({0x00, 0x61, 0x73}), WasmDecodeError);
   auto bytes = build_test_module({});
@@ -88,6 +101,26 @@ TEST(ModuleValidation, P1ViolationsNameTheOffender) {
   EXPECT_NE(text.find("'try' in function 2 (entry_function)"), std::string::npos) << text;
   EXPECT_NE(text.find("function export '_start' is missing"), std::string::npos) << text;
   EXPECT_NE(text.find("memory export 'memory' is missing"), std::string::npos) << text;
+}
+
+TEST(ModuleValidation, StackSwitchingOnlyWhereAllowedAndMergedModulesLeaveNoImports) {
+  TestModuleShape shape;
+  shape.stack_switching = true;
+  shape.try_table = true;
+  auto module = read_wasm_module(build_test_module(shape));
+  auto text = joined(validate_module(module, expectations_for(link_test::resolve_target_named("wasip1").spec)));
+  EXPECT_NE(text.find("3 stack-switching instruction(s); first: 'cont.new' in function 0 (entry_function)"),
+            std::string::npos) << text;
+  ModuleExpectations allowed = expectations_for(link_test::resolve_target_named("wasip1").spec);
+  allowed.forbid_stack_switching = false;
+  allowed.merged_import_modules = {"asyncify"};
+  EXPECT_TRUE(validate_module(module, allowed).empty()) << joined(validate_module(module, allowed));
+
+  TestModuleShape unmerged;
+  unmerged.import_asyncify = true;  // stands in for an import of a module that should have been merged
+  text = joined(validate_module(read_wasm_module(build_test_module(unmerged)), allowed));
+  EXPECT_NE(text.find("import asyncify.start_unwind was left in the module (wasm-merge should have joined asyncify"),
+            std::string::npos) << text;
 }
 
 TEST(ModuleValidation, DefinedSharedMemoryIsRejectedForP1AndRequiredForP1T) {

@@ -11,6 +11,7 @@
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_executor.hpp"
 #include "llgo_wasm/link_plan.hpp"
+#include "llgo_wasm/program_merge.hpp"
 #include "llgo_wasm/wasm_opt_discovery.hpp"
 
 namespace llgo_wasm {
@@ -113,10 +114,12 @@ std::string link_command_usage() {
 Links objects and archives for the resolved target.  P1 executables are linked to a temporary
 core module, whose call graph says which functions can reach a switch point; the pinned
 wasm-opt instruments only those (--asyncify, then --translate-to-exnref); the result is validated
-and renamed onto OUTPUT; nothing is ever half-written.  -O flags are removed from the clang line
-(clang would run its own hidden wasm-opt) and passed to the wasm-opt step; without any -O the
-target's default level applies (descriptor field link-optimization).  A `--` ends the common
-options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
+and renamed onto OUTPUT; nothing is ever half-written.  A context with modules to merge (the
+stack-switching context's glue) gets wasm-merge and a wasm-opt step without Asyncify instead.
+-O flags are removed from the clang line (clang would run its own hidden wasm-opt) and passed to
+the wasm-opt step; without any -O the target's default level applies (descriptor field
+link-optimization).  A `--` ends the common options (--target ...), so a CMake link line's own
+--target=<triple> reaches clang.
   --dry-run                print the plan instead of running it (--json: as JSON)
   -v, --verbose            one line per step: time, sizes before/after wasm-opt, how many
                            functions Asyncify instruments
@@ -155,7 +158,9 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   toolchain.llgo_wasm_root = environment("LLGO_WASM_ROOT");
   if (!toolchain.llgo_wasm_root) toolchain.llgo_wasm_root = installed_llgo_wasm_root();
   if (!toolchain.llgo_wasm_root) {
-    for (const auto& flag : effective_flags(target.spec).ldflags) {
+    std::vector<std::string> root_relative = effective_flags(target.spec).ldflags;
+    for (const auto& module : chosen_context_merge(target.spec).modules) root_relative.push_back(module.source);
+    for (const auto& flag : root_relative) {
       if (flag.find(kRootPlaceholder) == std::string::npos) continue;
       std::cerr << "llgo-wasm link: target " << target.spec.name << " links with \"" << flag << "\", which names a file of "
                 << "llgo-wasm itself; set LLGO_WASM_ROOT to the llgo-wasm checkout (the folder holding runtime/)\n";
@@ -175,13 +180,24 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   }
   std::optional<std::string> wasm_opt_problem;
   std::optional<WasmOptTool> wasm_opt;
-  if (arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target)) {
+  const bool merge = arguments.kind == LinkOutputKind::executable && needs_program_merge(target);
+  if (arguments.kind == LinkOutputKind::executable && (needs_post_link_asyncify(target) || merge)) {
     try {
-      wasm_opt = discover_wasm_opt(environment);
+      wasm_opt = discover_wasm_opt(environment, merge ? kMinimumMergeBinaryenVersion : minimum_wasm_opt_version);
       toolchain.wasm_opt = wasm_opt->path;
     } catch (const WasmOptDiscoveryError& error) {
       wasm_opt_problem = error.what();
       toolchain.wasm_opt = "wasm-opt";
+    }
+  }
+  if (merge) {
+    // wasm-merge comes from the same Binaryen as wasm-opt.
+    std::optional<std::string> wasm_merge = wasm_opt ? binaryen_tool_beside(wasm_opt->path, "wasm-merge") : std::nullopt;
+    toolchain.wasm_merge = wasm_merge.value_or("wasm-merge");
+    if (wasm_opt && !wasm_merge) {
+      wasm_opt_problem = "target " + target.spec.name + " (context " + target.spec.capabilities.context +
+                         ") merges modules with Binaryen's wasm-merge, which is not beside " + wasm_opt->path +
+                         "; install Binaryen's tools together, or run the project's toolchain setup";
     }
   }
 

@@ -271,7 +271,9 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
               return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(command));
             }
           }
-          if (!step.inputs.empty() && step.outputs.size() == 1 && step.name == "asyncify+exnref") {
+          // The wasm-opt step (asyncify+exnref, wasm-opt+exnref, ...): how much it changed the module.
+          const bool wasm_opt_step = step.name.rfind("asyncify", 0) == 0 || step.name.rfind("wasm-opt", 0) == 0;
+          if (!step.inputs.empty() && step.outputs.size() == 1 && wasm_opt_step) {
             auto before = file_size(step.inputs.front());
             auto after = file_size(step.outputs.front());
             if (before && after) detail = size_change(*before, *after);

@@ -1,6 +1,8 @@
 // Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
 #include "llgo_wasm/link_plan.hpp"
 
+#include "llgo_wasm/program_merge.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -78,6 +80,8 @@ std::string describe_expectations(const ModuleExpectations& e) {
   if (e.forbid_thread_imports) parts.push_back("no pthread/thread-spawn/wasi-threads imports");
   if (e.forbid_asyncify_imports) parts.push_back("no asyncify.* imports");
   if (e.forbid_legacy_exceptions) parts.push_back("no legacy try/catch (exnref only)");
+  if (e.forbid_stack_switching) parts.push_back("no stack-switching instructions");
+  for (const auto& name : e.merged_import_modules) parts.push_back("no " + name + ".* imports (merged)");
   for (const auto& name : e.required_function_exports) parts.push_back("exports function " + name);
   for (const auto& name : e.required_memory_exports) parts.push_back("exports memory " + name);
   if (parts.empty()) return "readable wasm module";
@@ -143,6 +147,8 @@ bool needs_post_link_asyncify(const ResolvedTarget& target) {
   return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
 }
 
+bool needs_program_merge(const ResolvedTarget& target) { return !chosen_context_merge(target.spec).empty(); }
+
 // emcc writes <name>.js and a <name>.wasm the script loads by name, so it links into a
 // temporary folder under the output's own name, whose files are then moved beside the output.
 // With narrowed Asyncify its Binaryen runs through the shim (emscripten_asyncify.hpp).
@@ -188,13 +194,14 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.kind = arguments.kind;
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
-  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target);
+  const bool executable = arguments.kind == LinkOutputKind::executable;
+  const bool asyncify = executable && needs_post_link_asyncify(target);
+  const bool merge = executable && needs_program_merge(target);
+  const bool post_link = asyncify || merge;  // a wasm-opt step follows the link
   // emcc runs Binaryen (and its Asyncify) itself.
   const bool emscripten = spec.capabilities.asyncify == AsyncifyMode::Emscripten;
   const std::optional<std::string> level =
-      arguments.kind == LinkOutputKind::executable && (post_link || emscripten)
-          ? link_optimization_level(spec, arguments, plan.notes)
-          : std::nullopt;
+      executable && (post_link || emscripten) ? link_optimization_level(spec, arguments, plan.notes) : std::nullopt;
 
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
@@ -264,13 +271,33 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.steps.push_back(make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}));
 
   std::string to_publish = linked;
+  std::vector<std::string> features = {"exception-handling"};
+  if (merge) {
+    // The context's modules join the program (stack switching: its switch glue); no Asyncify.
+    ProgramMerge modules = chosen_context_merge(spec);
+    for (auto& module : modules.modules) {
+      if (toolchain.llgo_wasm_root) module.source = substitute(module.source, kRootPlaceholder, *toolchain.llgo_wasm_root);
+    }
+    for (const auto& feature : modules.features) {
+      if (std::find(features.begin(), features.end(), feature) == features.end()) features.push_back(feature);
+    }
+    modules.features = features;
+    const std::string merged = temporary_path(arguments.output_path, "merged", naming);
+    plan.temporaries.push_back(merged);
+    std::vector<std::string> inputs = {linked};
+    for (const auto& module : modules.modules) inputs.push_back(module.source);
+    plan.steps.push_back(make_step(LinkStepKind::run_tool, "merge", wasm_merge_command(modules, toolchain.wasm_merge, linked, merged),
+                                   inputs, {merged}));
+    to_publish = merged;
+  }
   if (post_link) {
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
-    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling"};
+    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, to_publish};
+    for (const auto& flag : binaryen_feature_flags(features)) wasm_opt.push_back(flag);
     const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
     std::optional<std::string> asyncify_arguments;
-    switch (arguments.asyncify) {
+    switch (asyncify ? arguments.asyncify : AsyncifyInstrumentation::none) {
       case AsyncifyInstrumentation::narrowed: {
         std::vector<std::string> switch_imports = default_asyncify_switch_imports();
         switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
@@ -279,7 +306,7 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
         const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
         plan.temporaries.push_back(*asyncify_arguments);
         plan.temporaries.push_back(list);
-        LinkStep analysis = make_step(LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {linked}, {*asyncify_arguments, list});
+        LinkStep analysis = make_step(LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {to_publish}, {*asyncify_arguments, list});
         // The descriptor's asyncify-removelist names functions that never switch although the
         // call graph cannot tell (they reach indirect calls): the analysis stops at them too.
         analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}, spec.asyncify_removelist};
@@ -292,24 +319,26 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
         plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
         break;
       case AsyncifyInstrumentation::none:
-        plan.notes.push_back("Asyncify off (--asyncify none): asyncify.* imports stay, so such a module cannot switch (a baseline)");
+        if (asyncify) plan.notes.push_back("Asyncify off (--asyncify none): asyncify.* imports stay, so such a module cannot switch (a baseline)");
         break;
     }
+    if (auto removal = remove_internal_exports_flag(chosen_context_merge(spec)); merge && removal) wasm_opt.push_back(*removal);
     const size_t asyncify_arguments_at = wasm_opt.size();
     if (auto wasm_opt_flag = level ? wasm_opt_level(*level) : std::nullopt) wasm_opt.push_back(*wasm_opt_flag);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    LinkStep optimise = make_step(LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
-                                  {linked}, {final_module});
+    const std::string name = std::string(asyncify ? "asyncify" : "wasm-opt") + (translate_exceptions ? "+exnref" : "");
+    LinkStep optimise = make_step(LinkStepKind::run_tool, name, wasm_opt, {to_publish}, {final_module});
     optimise.arguments_file = asyncify_arguments;
     optimise.arguments_insert_at = asyncify_arguments_at;
     plan.steps.push_back(optimise);
     to_publish = final_module;
   }
   ModuleExpectations expectations = expectations_for(spec);
-  if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
+  // --asyncify none leaves asyncify.* imports (a baseline); a merge plan never runs Asyncify.
+  if (!merge && arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
   if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {
     plan.steps.push_back(with_expectations(make_step(LinkStepKind::validate_module, "validate", {}, {to_publish}, {}), expectations));
   }

@@ -1,6 +1,6 @@
 // WebAssembly binary reader (see wasm_module_reader.hpp).  Section layout and opcode
-// immediates follow the WebAssembly core spec 2.0 plus the threads, SIMD, tail-call and
-// exception-handling (legacy and exnref) proposals.
+// immediates follow the WebAssembly core spec 2.0 plus the threads, SIMD, tail-call,
+// exception-handling (legacy and exnref) and stack-switching proposals.
 #include "llgo_wasm/wasm_module_reader.hpp"
 
 #include <algorithm>
@@ -121,6 +121,20 @@ WasmLimits read_limits(ByteReader& in) {
   return limits;
 }
 
+// cont.new, cont.bind, suspend, resume, resume_throw, switch (the stack-switching proposal).
+bool is_stack_switching_opcode(uint8_t opcode) { return opcode >= 0xe0 && opcode <= 0xe5; }
+
+// resume and resume_throw: a vector of handlers, (on $tag $label) or (on $tag switch).
+void skip_resume_handlers(ByteReader& in) {
+  uint32_t handlers = in.u32();
+  for (uint32_t i = 0; i < handlers; ++i) {
+    uint8_t kind = in.byte();
+    if (kind == 0x00) { in.u32(); in.u32(); }
+    else if (kind == 0x01) { in.u32(); }
+    else in.fail("unknown resume handler kind " + hex(kind));
+  }
+}
+
 // A constant expression (global initialiser, segment offset, element expression) up to its
 // `end`; records ref.func operands.
 void read_constant_expression(ByteReader& in, WasmModuleSummary& summary) {
@@ -198,6 +212,9 @@ void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSumma
     if (is_legacy_exception_opcode(opcode)) {
       summary.legacy_eh_sites.push_back({opcode, function_index, opcode_offset});
     }
+    if (is_stack_switching_opcode(opcode)) {
+      summary.stack_switching_sites.push_back({opcode, function_index, opcode_offset});
+    }
     switch (opcode) {
       case 0x00: case 0x01: case 0x05: case 0x0b: case 0x0f: case 0x19: case 0x1a: case 0x1b:
       case 0xd1: case 0xd3: case 0xd4:
@@ -235,6 +252,10 @@ void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSumma
         }
         break;
       }
+      case 0xe0: case 0xe2: in.u32(); break;                          // cont.new type, suspend tag
+      case 0xe1: case 0xe5: in.u32(); in.u32(); break;                // cont.bind, switch
+      case 0xe3: in.u32(); skip_resume_handlers(in); break;           // resume type, handlers
+      case 0xe4: in.u32(); in.u32(); skip_resume_handlers(in); break; // resume_throw type tag, handlers
       case 0x41: in.signed_leb(32); break;
       case 0x42: in.signed_leb(64); break;
       case 0x43: in.skip(4); break;
@@ -378,6 +399,12 @@ std::string exception_opcode_name(uint8_t opcode) {
     case 0x19: return "catch_all";
     case 0x1f: return "try_table";
     case 0x0a: return "throw_ref";
+    case 0xe0: return "cont.new";
+    case 0xe1: return "cont.bind";
+    case 0xe2: return "suspend";
+    case 0xe3: return "resume";
+    case 0xe4: return "resume_throw";
+    case 0xe5: return "switch";
     default: return hex(opcode);
   }
 }

@@ -35,6 +35,16 @@ std::string offset_text(uint64_t offset) {
   return buffer;
 }
 
+// "<n> <what>; first: '<opcode>' in function <i> (<name>) at offset <o>"
+std::string describe_sites(const WasmModuleSummary& module, const std::vector<WasmInstructionSite>& sites,
+                           const std::string& what) {
+  const auto& first = sites.front();
+  std::string function = module.function_name(first.function_index);
+  return std::to_string(sites.size()) + " " + what + "; first: '" + exception_opcode_name(first.opcode) +
+         "' in function " + std::to_string(first.function_index) + (function.empty() ? "" : " (" + function + ")") +
+         " at offset " + offset_text(first.file_offset);
+}
+
 }  // namespace
 
 bool is_checked_wasi_module(const TargetSpec& spec) { return triple_is_wasi(spec.triple); }
@@ -49,6 +59,9 @@ ModuleExpectations expectations_for(const TargetSpec& spec) {
   // wasm-opt, or without Asyncify, none may remain.
   expectations.forbid_asyncify_imports = caps.asyncify != AsyncifyMode::Emscripten;
   expectations.forbid_legacy_exceptions = caps.eh.final == ExceptionModel::Exnref;
+  // Engines run stack switching only where the target says so (Node 26 behind a flag).
+  expectations.forbid_stack_switching = !caps.stack_switching;
+  for (const auto& module : chosen_context_merge(spec).modules) expectations.merged_import_modules.push_back(module.name);
   // A WASI command: the engine calls _start and reads the memory export.
   expectations.required_function_exports = {"_start"};
   expectations.required_memory_exports = {"memory"};
@@ -70,6 +83,12 @@ std::vector<std::string> validate_module(const WasmModuleSummary& module, const 
     if (expectations.forbid_asyncify_imports && import.module == "asyncify") {
       violations.push_back(where + " was left in the module (wasm-opt --asyncify should have replaced it)");
     }
+    for (const auto& merged : expectations.merged_import_modules) {
+      if (import.module == merged) {
+        violations.push_back(where + " was left in the module (wasm-merge should have joined " + merged +
+                             " to the program)");
+      }
+    }
   }
   for (size_t i = 0; i < module.defined_memories.size(); ++i) {
     if (module.defined_memories[i].shared) {
@@ -81,13 +100,12 @@ std::vector<std::string> validate_module(const WasmModuleSummary& module, const 
     violations.push_back("no shared memory imported or defined (a threads variant needs one)");
   }
   if (expectations.forbid_legacy_exceptions && !module.legacy_eh_sites.empty()) {
-    const auto& first = module.legacy_eh_sites.front();
-    std::string function = module.function_name(first.function_index);
-    violations.push_back(std::to_string(module.legacy_eh_sites.size()) +
-                         " legacy exception instruction(s) left; first: '" + exception_opcode_name(first.opcode) +
-                         "' in function " + std::to_string(first.function_index) +
-                         (function.empty() ? "" : " (" + function + ")") + " at offset " + offset_text(first.file_offset) +
+    violations.push_back(describe_sites(module, module.legacy_eh_sites, "legacy exception instruction(s) left") +
                          " (the final module must use exnref: was --translate-to-exnref run?)");
+  }
+  if (expectations.forbid_stack_switching && !module.stack_switching_sites.empty()) {
+    violations.push_back(describe_sites(module, module.stack_switching_sites, "stack-switching instruction(s)") +
+                         " (this target's engines cannot run them: stack switching is a target capability)");
   }
   for (const auto& name : expectations.required_function_exports) {
     if (!exports(module, name, WasmExternalKind::function)) violations.push_back("function export '" + name + "' is missing");

@@ -33,6 +33,8 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
 
   effective.cflags = spec.cflags;
+  // The runtime and the programs read the cap from the same definition.
+  if (spec.max_goroutines > 0) effective.cflags.push_back("-DLLGO_MAX_GOROUTINES=" + std::to_string(spec.max_goroutines));
   effective.ldflags = spec.ldflags;
   if (!spec.environments.empty()) {
     // Emscripten takes the list as one setting; derived here so it is written once.
@@ -50,6 +52,12 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
     effective.ldflags.insert(effective.ldflags.end(), context->second.begin(), context->second.end());
   }
   return effective;
+}
+
+const ProgramMerge& chosen_context_merge(const TargetSpec& spec) {
+  static const ProgramMerge kNothing;
+  auto found = spec.context_merge.find(spec.capabilities.context);
+  return found == spec.context_merge.end() ? kNothing : found->second;
 }
 
 std::string substitute(std::string text, std::string_view placeholder, std::string_view value) {

@@ -125,6 +125,12 @@ json spec_to_json(const TargetSpec& spec) {
   for (auto mode : caps.supported_stacks) supported_stacks.push_back(to_string(mode));
   json context_ldflags = json::object();
   for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
+  json context_merge = json::object();
+  for (const auto& [context, merge] : spec.context_merge) {
+    json modules = json::object();
+    for (const auto& module : merge.modules) modules[module.name] = module.source;
+    context_merge[context] = {{"modules", modules}, {"internal-exports", merge.internal_exports}, {"features", merge.features}};
+  }
   json engines = json::object();
   for (const auto& [name, engine] : spec.engines) {
     engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
@@ -142,6 +148,7 @@ json spec_to_json(const TargetSpec& spec) {
        {{"asyncify", to_string(caps.asyncify)},
         {"memory64", caps.memory64},
         {"threads", caps.threads},
+        {"stack-switching", caps.stack_switching},
         {"eh", {{"compile", to_string(caps.eh.compile)}, {"final", to_string(caps.eh.final)}}},
         {"context", {{"default", caps.context}, {"supported", supported}}},
         {"stacks", {{"default", to_string(caps.stacks)}, {"supported", supported_stacks}}}}},
@@ -149,6 +156,7 @@ json spec_to_json(const TargetSpec& spec) {
       {"cflags", spec.cflags},
       {"ldflags", spec.ldflags},
       {"context-ldflags", context_ldflags},
+      {"context-merge", context_merge},
       {"environments", spec.environments},
       {"asyncify-imports", spec.asyncify_imports},
       {"asyncify-removelist", spec.asyncify_removelist},
@@ -158,6 +166,8 @@ json spec_to_json(const TargetSpec& spec) {
       {"runner", to_string(spec.runner)},
       {"engines", engines},
   };
+  // Absent means no cap (the loader takes only positive integers there).
+  if (spec.max_goroutines > 0) document["max-goroutines"] = spec.max_goroutines;
   // Optional in descriptors: written only when set, so the form loads back through the schema.
   if (!spec.link_optimization.empty()) document["link-optimization"] = spec.link_optimization;
   return document;
@@ -181,6 +191,7 @@ TargetSpec spec_from_json(const json& value) {
   caps.asyncify = capabilities.enumerated("asyncify", parse_asyncify_mode, asyncify_mode_names());
   caps.memory64 = capabilities.boolean("memory64");
   caps.threads = capabilities.boolean("threads");
+  caps.stack_switching = capabilities.optional_boolean("stack-switching");
   JsonReader eh = capabilities.object("eh");
   caps.eh = {eh.enumerated("compile", parse_exception_model, exception_model_names()),
              eh.enumerated("final", parse_exception_model, exception_model_names())};
@@ -203,10 +214,20 @@ TargetSpec spec_from_json(const json& value) {
   root.each_member("context-ldflags", [&](const std::string& name, const json& flags, const std::string& path) {
     spec.context_ldflags[name] = JsonReader::string_list(flags, path);
   });
+  root.each_member("context-merge", [&](const std::string& name, const json& merge, const std::string& path) {
+    JsonReader reader(merge, path);
+    ProgramMerge& out = spec.context_merge[name];
+    // Merged in the order the descriptor writes them (nlohmann::json keeps keys sorted, so
+    // the order is by name: write names that sort in merge order).
+    for (const auto& [module, source] : reader.optional_string_map("modules")) out.modules.push_back({module, source});
+    out.internal_exports = reader.optional_strings("internal-exports");
+    out.features = reader.optional_strings("features");
+  });
   spec.environments = root.optional_strings("environments");
   spec.asyncify_imports = root.optional_strings("asyncify-imports");
   spec.asyncify_removelist = root.optional_strings("asyncify-removelist");
   spec.default_stack_size = root.unsigned_integer("default-stack-size");
+  if (root.find("max-goroutines")) spec.max_goroutines = root.unsigned_integer("max-goroutines");
   spec.link_optimization = root.optional_string("link-optimization");
   JsonReader output = root.object("output");
   spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};

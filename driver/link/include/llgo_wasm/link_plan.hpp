@@ -6,6 +6,9 @@
 // asyncify post-link:   clang link -> core temp | asyncify-analysis of the core (call graph ->
 //                       wasm-opt arguments) | wasm-opt [--asyncify ...] -O [--translate-to-exnref
 //                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
+// context-merge:        clang link -> core temp | wasm-merge core + the context's modules -> merged
+//                       temp | wasm-opt --remove-exports=<internal> [-O] [--translate-to-exnref]
+//                       -> final temp | validate | rename (stack switching: no Asyncify at all).
 // asyncify by emcc:     [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc -> a
 //                       temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
 //                       | move the folder's files beside the output.
@@ -78,6 +81,7 @@ struct LinkToolchain {
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
   std::optional<std::string> sysroot;
   std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
+  std::string wasm_merge;        // empty when the plan merges no modules
   // Emscripten executables with narrowed Asyncify: the Binaryen emcc uses and this driver's
   // executable (the shim runs it); without both, emcc's own analysis decides (a note says why).
   std::optional<std::string> emscripten_binaryen_root;
@@ -94,6 +98,9 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
 
 // Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
 bool needs_post_link_asyncify(const ResolvedTarget& target);
+// Does its chosen context merge modules into executables (then wasm-merge and a wasm-opt step
+// follow the link, without Asyncify)?
+bool needs_program_merge(const ResolvedTarget& target);
 
 LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming);

@@ -1,12 +1,14 @@
 // A small reader for WebAssembly binary modules: imports, memories, exports, function names,
 // and an opcode walk over every function body that records exception-handling instructions
-// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref), and the facts a
-// call-graph analysis needs (asyncify_analysis.hpp): function types, direct and indirect calls,
-// and every place a function reference is made (elem segments, ref.func, tables and reference
-// types shared with the host).
+// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref) and stack-switching
+// ones (cont.new, resume, suspend, ...), and the facts a call-graph analysis needs
+// (asyncify_analysis.hpp): function types, direct and indirect calls, and every place a function
+// reference is made (elem segments, ref.func, tables and reference types shared with the host).
 // Limits: decodes the MVP, sign-extension, saturating conversions, bulk memory, reference
-// types, tail calls, SIMD (incl. relaxed), threads/atomics and both EH encodings; a GC (0xfb)
-// or other unknown opcode is reported as a decode error rather than guessed past.
+// types, typed function references, tail calls, SIMD (incl. relaxed), threads/atomics, both EH
+// encodings and stack switching; a GC (0xfb) or other unknown opcode is reported as a decode
+// error rather than guessed past. The type section is read for plain function types only (a
+// continuation or GC type stops it, flagged); the tag section is not read.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +46,7 @@ struct WasmExport {
   uint32_t index = 0;
 };
 
-// One occurrence of an exception-handling instruction.
+// One occurrence of an exception-handling or stack-switching instruction.
 struct WasmInstructionSite {
   uint8_t opcode = 0;
   uint32_t function_index = 0;  // in the function index space (imports first)
@@ -64,6 +66,7 @@ struct WasmModuleSummary {
   uint32_t imported_function_count = 0;
   uint32_t defined_function_count = 0;
   std::vector<WasmInstructionSite> legacy_eh_sites;  // try, catch, catch_all, delegate, rethrow
+  std::vector<WasmInstructionSite> stack_switching_sites;  // cont.new, suspend, resume, ...
   uint64_t try_table_count = 0;
   uint64_t throw_ref_count = 0;
   uint64_t instruction_count = 0;
@@ -87,7 +90,8 @@ struct WasmModuleSummary {
 WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes);
 WasmModuleSummary read_wasm_module_file(const std::string& path);
 
-// "try", "catch", ... for the legacy EH opcodes; "0x.." otherwise.
+// "try", "catch", ... for the EH opcodes, "cont.new", "resume", ... for the stack-switching
+// ones; "0x.." otherwise.
 std::string exception_opcode_name(uint8_t opcode);
 
 }  // namespace llgo_wasm

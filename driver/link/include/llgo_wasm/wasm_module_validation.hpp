@@ -19,6 +19,8 @@ struct ModuleExpectations {
   bool forbid_thread_imports = false;  // pthread / thread-spawn / wasi-threads
   bool forbid_asyncify_imports = false;  // asyncify.* must have been replaced by wasm-opt
   bool forbid_legacy_exceptions = false;  // exnref only
+  bool forbid_stack_switching = false;    // no cont.new/resume/suspend/...: engines need a flag for them
+  std::vector<std::string> merged_import_modules;  // modules merged in: no import from them may be left
   std::vector<std::string> required_function_exports;
   std::vector<std::string> required_memory_exports;
 };

@@ -96,6 +96,9 @@ struct Capabilities {
   bool memory64 = false;
   ExceptionModels eh;
   bool threads = false;
+  // The engines run WebAssembly stack switching (typed continuations: cont.new, resume,
+  // suspend); without it a module must contain none of those instructions.
+  bool stack_switching = false;
   // capabilities.context.default: the descriptor's default, or in a resolved target the chosen one.
   ContextBackend context;
   std::vector<ContextBackend> supported_contexts;
@@ -127,6 +130,23 @@ struct Engine {
   bool operator==(const Engine&) const = default;
 };
 
+// WebAssembly modules of llgo-wasm itself that the link joins to the linked program (with
+// Binaryen's wasm-merge) when a context backend needs code LLVM cannot emit - the
+// stack-switching context's switch glue. See driver/link's program_merge.hpp for the names the
+// program and the modules use for each other.
+struct MergedModule {
+  std::string name;    // the import module name the program uses for it
+  std::string source;  // a .wat or .wasm file, usually under {root}
+  bool operator==(const MergedModule&) const = default;
+};
+struct ProgramMerge {
+  std::vector<MergedModule> modules;          // in merge order
+  std::vector<std::string> internal_exports;  // export name patterns ('*') removed after the merge
+  std::vector<std::string> features;          // Binaryen features, given explicitly (never -all)
+  bool empty() const { return modules.empty(); }
+  bool operator==(const ProgramMerge&) const = default;
+};
+
 // Placeholders descriptors may write in flags and engine commands; consumers substitute
 // them, so a resolved target (and its cache key) is the same in every checkout.
 inline constexpr std::string_view kRootPlaceholder = "{root}";        // the llgo-wasm root
@@ -148,6 +168,8 @@ struct TargetSpec {
   std::vector<std::string> ldflags;
   // Link flags added only when that context backend is the chosen one.
   std::map<ContextBackend, std::vector<std::string>> context_ldflags;
+  // Modules merged into executables only when that context backend is the chosen one.
+  std::map<ContextBackend, ProgramMerge> context_merge;
   std::vector<std::string> environments;  // Emscripten -sENVIRONMENT values
   // Imports that may start an Asyncify unwind, beside the runtime's own asyncify.* intrinsics
   // (post-link Asyncify only).
@@ -157,6 +179,9 @@ struct TargetSpec {
   std::vector<std::string> asyncify_removelist;
   // The most C stack a goroutine gets; the runtime is compiled with it (LLGO_DEFAULT_STACK_SIZE).
   std::uint64_t default_stack_size = 0;
+  // The most goroutines alive at once (0: no cap beyond memory): where the engine aborts
+  // past some number of them, the runtime refuses the goroutine before that instead.
+  std::uint64_t max_goroutines = 0;
   // Level of the post-link optimiser (the driver's wasm-opt step, emcc's Binaryen) when the
   // link line names none: "-O0".."-O4", "-Os", "-Oz"; "" = the tool's own default.
   std::string link_optimization;
@@ -169,8 +194,9 @@ struct TargetSpec {
 // What consumers build with, derived from a spec (its capabilities.context and .stacks are the
 // chosen ones): the full tag set //llgo:build lines are evaluated against (goos, goarch, "llgo",
 // "unix" where Go sets it, the declared tags, the context's tag and the stacks tag; sorted,
-// unique), the cflags, and the ldflags followed by -sENVIRONMENT=..., -sASYNCIFY_REMOVE=...
-// (when emcc runs Asyncify) and the context's context-ldflags.
+// unique), the cflags followed by -DLLGO_MAX_GOROUTINES=<max-goroutines> when there is a cap,
+// and the ldflags followed by -sENVIRONMENT=..., -sASYNCIFY_REMOVE=... (when emcc runs
+// Asyncify) and the context's context-ldflags.
 struct EffectiveFlags {
   std::vector<std::string> build_tags;
   std::vector<std::string> cflags;
@@ -178,6 +204,9 @@ struct EffectiveFlags {
   bool operator==(const EffectiveFlags&) const = default;
 };
 EffectiveFlags effective_flags(const TargetSpec& spec);
+
+// The chosen context's modules to merge (empty when it has none).
+const ProgramMerge& chosen_context_merge(const TargetSpec& spec);
 
 // What the user said. Unset means "not said"; resolution decides.
 struct Query {
