@@ -14,7 +14,7 @@ bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 # translation unit once per run. Its cache lives in this checkout's build/ so a fresh clone
 # measures what CI measures; paths are hashed relative to the checkout.
 if command -v ccache >/dev/null; then
-  export LLGO_WASM_HOST_COMPILER_LAUNCHER=${LLGO_WASM_HOST_COMPILER_LAUNCHER:-ccache}
+  export LLGO_WASM_HOST_COMPILER_LAUNCHER=${LLGO_WASM_HOST_COMPILER_LAUNCHER-ccache}
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 fi
 
