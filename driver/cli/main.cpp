@@ -40,7 +40,9 @@ constexpr const char* kCommonHelp =
     "  --target NAME|PATH.json  a built-in target (see `llgo-wasm targets`) or a custom descriptor\n"
     "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
     "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
-    "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n";
+    "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n"
+    "  --descriptor-path DIR    a custom descriptor's `inherits` may also name .json files in DIR\n"
+    "                           (without it: only its own directory tree and the built-in targets)\n";
 
 struct Command {
   const char* name;
@@ -126,6 +128,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
       arguments.query.goarch = take_value();
     } else if (option == "--context") {
       arguments.query.context = take_value();
+    } else if (option == "--descriptor-path") {
+      arguments.query.descriptor_search_path.push_back(take_value());
     } else if (option == "--env") {
       std::string setting = take_value();
       auto equals = setting.find('=');

@@ -10,7 +10,9 @@
 
 #include "llgo_wasm/cache_key.hpp"
 #include "llgo_wasm/descriptors.hpp"
+#include "json_text_checks.hpp"
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/input_limits.hpp"
 #include "llgo_wasm/output_naming.hpp"
 #include "llgo_wasm/resolve.hpp"
 #include "llgo_wasm/source_selection.hpp"
@@ -23,6 +25,11 @@ namespace {
 
 using nlohmann::json;
 using namespace llgo_wasm;
+
+// A required pointer argument was NULL: LLGO_WASM_NULL_ARGUMENT, as the header promises.
+struct NullArgument : DriverError {
+  using DriverError::DriverError;
+};
 
 char* copy_string(const std::string& text) {
   char* out = static_cast<char*>(std::malloc(text.size() + 1));
@@ -47,6 +54,9 @@ llgo_wasm_status guarded(char** result, char** error, Body&& body) {
     *result = copy_string(body());
     if (!*result) throw std::bad_alloc();
     return LLGO_WASM_OK;
+  } catch (const NullArgument& failure) {
+    set_output(error, failure.what());
+    return LLGO_WASM_NULL_ARGUMENT;
   } catch (const DriverError& failure) {
     set_output(error, failure.what());
     return LLGO_WASM_BAD_REQUEST;
@@ -63,14 +73,15 @@ llgo_wasm_status guarded(char** result, char** error, Body&& body) {
 }
 
 json parse_request(const char* text) {
-  if (!text) throw DriverError("the request JSON is NULL");
+  if (!text) throw NullArgument("the request JSON is NULL");
+  detail::check_json_text_limits(text, "request", {0, limits::kMaxJsonNestingDepth, "a request"});
   json request = json::parse(text);
   if (!request.is_object()) throw DriverError("the request must be a JSON object");
   return request;
 }
 
 const DescriptorSet& descriptors_of(const llgo_wasm_driver* driver) {
-  if (!driver) throw DriverError("the driver handle is NULL (create one with llgo_wasm_driver_new)");
+  if (!driver) throw NullArgument("the driver handle is NULL (create one with llgo_wasm_driver_new)");
   return *driver->descriptors;
 }
 

@@ -14,13 +14,16 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
 #include "environment.hpp"
+#include "descriptor_parent_path.hpp"
 #include "json_positions.hpp"
+#include "json_text_checks.hpp"
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/input_limits.hpp"
 #include "suggest.hpp"
 
 namespace llgo_wasm {
@@ -163,17 +166,13 @@ class LayerParser {
   LayerParser(const DescriptorSource& source) : source_(source) {}
 
   Layer parse() {
+    detail::check_json_text_limits(source_.text, source_.file_name,
+                                   {limits::kMaxDescriptorBytes, limits::kMaxJsonNestingDepth, "a target descriptor"});
     json document;
     try {
       document = json::parse(source_.text);
     } catch (const json::parse_error& error) {
-      // nlohmann reports the byte it stopped at (1-based); name its line and column.
-      std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-      std::string detail = error.what();
-      auto colon = detail.find(": ", detail.find("parse error"));
-      if (colon != std::string::npos) detail = detail.substr(colon + 2);
-      throw DriverError(detail::location_of_offset(source_.text, offset, source_.file_name),
-                        "JSON syntax error: " + detail);
+      throw detail::json_syntax_error(error, source_.text, source_.file_name);
     }
     positions_ = detail::scan_json_positions(source_.text, source_.file_name);
     if (!document.is_object()) {
@@ -325,24 +324,22 @@ void merge_into(LeafMap& merged, const LeafMap& layer) {
       continue;
     }
     Leaf& list = existing->second;
+    // Items are unique strings: index them, so a long list costs linear time, not quadratic.
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t j = 0; j < list.value.size(); ++j) index.emplace(list.value[j].get<std::string>(), j);
     for (std::size_t i = 0; i < leaf.value.size(); ++i) {
       const json& item = leaf.value[i];
       const Location& item_location = leaf.item_locations[i];
-      bool duplicate = false;
-      for (std::size_t j = 0; j < list.value.size(); ++j) {
-        if (list.value[j] != item) continue;
-        if (list.item_locations[j] == item_location) {
-          duplicate = true;  // the same definition, inherited along two paths
-          break;
-        }
+      auto [found, inserted] = index.emplace(item.get<std::string>(), list.value.size());
+      if (!inserted) {
+        std::size_t j = found->second;
+        if (list.item_locations[j] == item_location) continue;  // the same definition, inherited along two paths
         throw DriverError(item_location, "\"" + dotted(path) + "\" already contains " + item.dump() + " (from " +
                                              list.item_locations[j].to_string() +
                                              "); lists append along `inherits`, so list each value once");
       }
-      if (!duplicate) {
-        list.value.push_back(item);
-        list.item_locations.push_back(item_location);
-      }
+      list.value.push_back(item);
+      list.item_locations.push_back(item_location);
     }
   }
 }
@@ -617,12 +614,14 @@ class DescriptorChecker {
   std::vector<std::string> files_;
 };
 
+// Reads at most one byte past the size limit: enough for the parser to refuse the file.
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DriverError(path + ": cannot read the target descriptor (does the file exist?)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text(limits::kMaxDescriptorBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
 }
 
 }  // namespace
@@ -655,50 +654,62 @@ struct DescriptorSet::Impl {
   struct Merged {
     LeafMap leaves;
     std::vector<std::string> files;
+    std::size_t depth = 1;  // descriptors on the longest inheritance path, this one included
   };
 
-  // Merges `layer` with its ancestors. `chain` holds the descriptors being merged,
-  // to report cycles; `extra` holds layers loaded from disk for a custom descriptor.
-  Merged merge(const Layer& layer, std::vector<std::string>& chain, std::map<std::string, Layer>& extra) const {
+  // What one load shares across its merges: where `inherits` paths may point, the layers
+  // read from disk for them, and every layer's merged result, so that a parent reached
+  // along many paths is merged once (without it, diamonds stacked n deep cost 2^n merges).
+  struct Session {
+    detail::ParentSearch search;
+    std::map<std::string, Layer> extra;         // by normalized path
+    std::map<const Layer*, Merged> merged;      // layers live in stable map nodes
+  };
+
+  // Merges `layer` with its ancestors. `chain` holds the descriptors being merged, to
+  // report cycles and to bound the depth (and so this recursion).
+  const Merged& merge(const Layer& layer, std::vector<std::string>& chain, Session& session) const {
+    if (auto done = session.merged.find(&layer); done != session.merged.end()) return done->second;
     Merged merged;
     chain.push_back(layer.name);
     for (const auto& parent : layer.parents) {
-      const Layer* parent_layer = find_parent(layer, parent, extra);
+      const Layer* parent_layer = find_parent(layer, parent, session);
       if (std::find(chain.begin(), chain.end(), parent_layer->name) != chain.end()) {
         throw DriverError(parent.where, "inheritance cycle: " + join(chain, " -> ") + " -> " + parent_layer->name);
       }
-      Merged inherited = merge(*parent_layer, chain, extra);
+      // The chain bounds this recursion; the memoised depth covers paths merged before.
+      if (chain.size() >= limits::kMaxInheritanceDepth) fail_too_deep(parent, chain.front());
+      const Merged& inherited = merge(*parent_layer, chain, session);
+      if (inherited.depth + 1 > limits::kMaxInheritanceDepth) fail_too_deep(parent, layer.name);
+      merged.depth = std::max(merged.depth, inherited.depth + 1);
       merge_into(merged.leaves, inherited.leaves);
-      for (auto& file : inherited.files) {
+      for (const auto& file : inherited.files) {
         if (std::find(merged.files.begin(), merged.files.end(), file) == merged.files.end()) merged.files.push_back(file);
       }
     }
     chain.pop_back();
     merge_into(merged.leaves, layer.leaves);
     merged.files.push_back(layer.file_name);
-    return merged;
+    return session.merged.emplace(&layer, std::move(merged)).first->second;
   }
 
-  const Layer* find_parent(const Layer& child, const Parent& parent, std::map<std::string, Layer>& extra) const {
+  [[noreturn]] static void fail_too_deep(const Parent& parent, const std::string& from) {
+    throw DriverError(parent.where, "inheritance deeper than " + std::to_string(limits::kMaxInheritanceDepth) +
+                                        " levels (the limit) from \"" + from + "\" through \"" + parent.reference + "\"");
+  }
+
+  const Layer* find_parent(const Layer& child, const Parent& parent, Session& session) const {
     const std::string& reference = parent.reference;
-    bool is_path = reference.size() > 5 && reference.compare(reference.size() - 5, 5, ".json") == 0;
-    if (is_path) {
-      std::filesystem::path path = std::filesystem::path(child.file_name).parent_path() / reference;
-      std::string key = path.lexically_normal().string();
-      auto found = extra.find(key);
-      if (found != extra.end()) return &found->second;
-      std::string text;
-      try {
-        text = read_file(key);
-      } catch (const DriverError&) {
-        throw DriverError(parent.where, "parent \"" + reference + "\" not found (looked for " + key + ")");
-      }
-      Layer loaded = LayerParser(DescriptorSource{key, text}).parse();
-      return &extra.emplace(key, std::move(loaded)).first->second;
+    if (detail::is_parent_path(reference)) {
+      std::string key = detail::resolve_parent_path(child.file_name, reference, parent.where, session.search).string();
+      auto found = session.extra.find(key);
+      if (found != session.extra.end()) return &found->second;
+      Layer loaded = LayerParser(DescriptorSource{key, read_file(key)}).parse();
+      return &session.extra.emplace(key, std::move(loaded)).first->second;
     }
     auto found = layers.find(reference);
     if (found != layers.end()) return &found->second;
-    for (const auto& [key, layer] : extra) {
+    for (const auto& [key, layer] : session.extra) {
       if (layer.name == reference) return &layer;
     }
     std::vector<std::string> names;
@@ -707,13 +718,13 @@ struct DescriptorSet::Impl {
                                         "; known descriptors: " + join(names));
   }
 
-  TargetDescriptor concrete(const Layer& layer, std::map<std::string, Layer>& extra) const {
+  TargetDescriptor concrete(const Layer& layer, Session& session) const {
     if (layer.is_abstract) {
       throw DriverError(layer.name_location, "descriptor \"" + layer.name +
                                                  "\" is abstract: inherit from it in a concrete descriptor instead of resolving it");
     }
     std::vector<std::string> chain;
-    Merged merged = merge(layer, chain, extra);
+    const Merged& merged = merge(layer, chain, session);
     return DescriptorChecker(layer, merged.leaves, merged.files).check();
   }
 };
@@ -731,13 +742,17 @@ DescriptorSet DescriptorSet::load(const std::vector<DescriptorSource>& sources) 
       throw DriverError(layer.name_location, "descriptor \"" + layer.name + "\" is also defined in " + existing->second.file_name);
     }
   }
-  std::map<std::string, Layer> no_extra;
+  Impl::Session session;
+  for (const auto& source : sources) {
+    auto roots = detail::parent_search_for(source.file_name, {}).roots;
+    session.search.roots.insert(session.search.roots.end(), roots.begin(), roots.end());
+  }
   for (const auto& [name, layer] : impl->layers) {
     if (!layer.is_abstract) {
-      impl->targets.push_back(impl->concrete(layer, no_extra));
+      impl->targets.push_back(impl->concrete(layer, session));
     } else {
       std::vector<std::string> chain;
-      impl->merge(layer, chain, no_extra);  // abstract layers must still merge cleanly
+      impl->merge(layer, chain, session);  // abstract layers must still merge cleanly
     }
   }
   // Plain GOOS/GOARCH must pick one descriptor, never two.
@@ -773,14 +788,15 @@ std::vector<std::string> DescriptorSet::names() const {
   return names;
 }
 
-TargetDescriptor DescriptorSet::load_file(const std::string& path) const {
-  return load_source(DescriptorSource{path, read_file(path)});
+TargetDescriptor DescriptorSet::load_file(const std::string& path, const std::vector<std::string>& search_path) const {
+  return load_source(DescriptorSource{path, read_file(path)}, search_path);
 }
 
-TargetDescriptor DescriptorSet::load_source(const DescriptorSource& source) const {
+TargetDescriptor DescriptorSet::load_source(const DescriptorSource& source,
+                                            const std::vector<std::string>& search_path) const {
   Layer layer = LayerParser(source).parse();
-  std::map<std::string, Layer> extra;
-  return impl_->concrete(layer, extra);
+  Impl::Session session{detail::parent_search_for(source.file_name, search_path), {}, {}};
+  return impl_->concrete(layer, session);
 }
 
 }  // namespace llgo_wasm

@@ -66,7 +66,7 @@ int main(void) {
   CHECK(llgo_wasm_resolve(driver, "{not json", &result, &error) == LLGO_WASM_BAD_REQUEST);
   CHECK(contains(error, "bad request JSON"));
   llgo_wasm_string_free(error);
-  CHECK(llgo_wasm_resolve(NULL, "{}", &result, &error) == LLGO_WASM_BAD_REQUEST);
+  CHECK(llgo_wasm_resolve(NULL, "{}", &result, &error) == LLGO_WASM_NULL_ARGUMENT);
   CHECK(contains(error, "driver handle is NULL"));
   llgo_wasm_string_free(error);
   CHECK(llgo_wasm_resolve(driver, "{}", NULL, &error) == LLGO_WASM_NULL_ARGUMENT);

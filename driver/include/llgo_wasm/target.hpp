@@ -104,6 +104,9 @@ struct Query {
   std::optional<std::string> goos;    // from --goos (the environment's GOOS goes in `environment`)
   std::optional<std::string> goarch;  // from --goarch
   std::optional<std::string> context; // from --context
+  // Directories a custom descriptor's `inherits` may also name files in (--descriptor-path);
+  // without them only its own directory tree and the built-in descriptors are reachable.
+  std::vector<std::string> descriptor_search_path;
   // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
   // LLGO_WASM_CONTEXT. Other entries are ignored.
   std::map<std::string, std::string> environment;
@@ -133,7 +136,8 @@ nlohmann::json target_to_json(const ResolvedTarget&);
 // Throws DriverError naming the offending key when the JSON is not a resolved target.
 ResolvedTarget target_from_json(const nlohmann::json&);
 
-// Query <-> JSON, for the C API: {"target", "goos", "goarch", "context", "env": {K: V}}.
+// Query <-> JSON, for the C API: {"target", "goos", "goarch", "context", "env": {K: V},
+// "descriptor_path": [DIR, ...]}.
 Query query_from_json(const nlohmann::json&);
 
 }  // namespace llgo_wasm

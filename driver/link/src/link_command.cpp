@@ -20,13 +20,16 @@ namespace fs = std::filesystem;
 using resolved_fields::capability;
 using resolved_fields::string_field;
 
-// --cc, then $CC, then the compiler this kind of target is built with.
+// --cc for any target; $CC only for a native target, since it names the host's C compiler
+// (CC=gcc must not turn a wasm link into `gcc --target=wasm32-wasi`); else the compiler this
+// kind of target is built with.
 std::string choose_compiler(const nlohmann::json& resolved_target, const LinkArguments& arguments,
                             const EnvironmentLookup& environment) {
   if (arguments.compiler) return *arguments.compiler;
-  if (auto cc = environment("CC")) return *cc;
+  const bool native = string_field(resolved_target, "variant") == "native";
+  if (auto cc = environment("CC"); cc && native) return *cc;
   if (capability(resolved_target, "asyncify") == "emscripten") return "emcc";
-  if (string_field(resolved_target, "variant") == "native") return "cc";
+  if (native) return "cc";
   for (const char* name : {"clang-19", "clang"}) {
     if (auto found = find_on_path(name, environment)) return *found;
   }
@@ -109,13 +112,16 @@ common options (--target ...), so a CMake link line's own --target=<triple> reac
   --dry-run                print the plan instead of running it (--json: as JSON)
   -v, --verbose            one line per step: time, sizes before/after wasm-opt
   --kind KIND              executable (default), archive (llvm-ar) or shared
-  --cc PATH                the compiler driver used to link (default: $CC, clang-19, clang)
+  --cc PATH                the compiler driver used to link (default: emcc for Emscripten targets,
+                           clang-19 or clang for other wasm targets, $CC or cc for native ones;
+                           $CC names the host compiler, so it never applies to a wasm target)
   --sysroot DIR            WASI sysroot (default: $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot,
                            the setup folder's wasi-sysroot)
   --no-asyncify-narrowing  instrument as if every import may switch (for benchmarks)
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
-Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC, AR.
+Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC (native
+targets only), AR.
 )";
 }
 

@@ -67,6 +67,19 @@ std::optional<std::string> wasm_opt_level(const std::vector<std::string>& optimi
   return last;
 }
 
+// A descriptor flag is one flag with its argument when it takes one ("-mllvm -x"): argv
+// words split on spaces, as docs/targets.md says and CMake's "SHELL:" does with them.
+std::vector<std::string> descriptor_flag_words(const std::string& flag) {
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while ((start = flag.find_first_not_of(" \t", start)) != std::string::npos) {
+    std::size_t end = flag.find_first_of(" \t", start);
+    words.push_back(flag.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    start = end;
+  }
+  return words;
+}
+
 std::string shell_quote(const std::string& word) {
   if (!word.empty() && word.find_first_not_of(
                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
@@ -167,7 +180,10 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
   if (auto ldflags = resolved_target.find("ldflags"); ldflags != resolved_target.end() && ldflags->is_array()) {
     for (const auto& flag : *ldflags) {
-      if (flag.is_string() && !is_optimization_flag(flag.get<std::string>())) link.push_back(flag.get<std::string>());
+      if (!flag.is_string()) continue;
+      for (auto& word : descriptor_flag_words(flag.get<std::string>())) {
+        if (!is_optimization_flag(word)) link.push_back(std::move(word));
+      }
     }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
