@@ -46,6 +46,10 @@ std::string planned_compiler(const nlohmann::json& target, const char* cc, std::
 }  // namespace
 
 TEST(LinkHardening, CcNamesTheHostCompilerOnly) {
+  // A fake wasm-opt answers the P1 plans' version probe at once (the real one starts Node).
+  fs::path tools = link_test::make_scratch_directory("cc");
+  link_test::write_fake_tools(tools);
+  setenv("WASMOPT", (tools / "fake-wasm-opt").c_str(), 1);
   // The reproduction: CC=gcc planned `gcc --target=wasm32-wasi ...` for wasip1.
   auto p1 = resolved("wasip1", "P1", "wasip1", "post-link");
   EXPECT_NE(planned_compiler(p1, "gcc"), "gcc");
@@ -57,6 +61,8 @@ TEST(LinkHardening, CcNamesTheHostCompilerOnly) {
   EXPECT_EQ(planned_compiler(native, nullptr), "cc");
   // --cc is explicit, so it wins for every target.
   EXPECT_EQ(planned_compiler(p1, "gcc", {"--cc", "/opt/clang-19"}), "/opt/clang-19");
+  unsetenv("WASMOPT");
+  fs::remove_all(tools);
 }
 
 TEST(LinkHardening, DescriptorFlagsWithAnArgumentBecomeTwoWords) {
