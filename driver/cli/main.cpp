@@ -344,6 +344,15 @@ int main(int argc, char** argv) {
   } catch (const DriverError& error) {
     std::cerr << "llgo-wasm: " << error.what() << "\n";
     return 2;
+  } catch (const json::type_error& error) {
+    // 316: JSON strings are UTF-8, so --json cannot print a file name or argument that is not.
+    if (error.id != 316) {
+      std::cerr << "llgo-wasm: internal error: " << error.what() << "\n";
+      return 1;
+    }
+    std::cerr << "llgo-wasm: --json cannot print a file name or argument that is not valid UTF-8; "
+                 "rename the file or drop --json\n";
+    return 2;
   } catch (const std::exception& error) {
     std::cerr << "llgo-wasm: internal error: " << error.what() << "\n";
     return 1;

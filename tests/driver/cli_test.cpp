@@ -206,6 +206,13 @@ TEST(Cli, HostileInputExitsTwoWithAMessage) {
   EXPECT_EQ(nots.status, 2) << nots.errors;
   EXPECT_NE(nots.errors.find("a.c:1:4110: build constraint longer than 4096 characters"), std::string::npos) << nots.errors;
 
+  // Found by fuzz_link_arguments: --json with a path that is not UTF-8 was an "internal error".
+  CommandResult latin1 = run("link --target wasip1 --dry-run --json -o 'caf\xe9.wasm' main.o");
+  EXPECT_EQ(latin1.status, 2) << latin1.errors;
+  EXPECT_NE(latin1.errors.find("--json cannot print a file name or argument that is not valid UTF-8"), std::string::npos)
+      << latin1.errors;
+  EXPECT_EQ(run("link --target wasip1 --dry-run -o 'caf\xe9.wasm' main.o").status, 0);
+
   // `inherits` outside the descriptor's directory needs --descriptor-path.
   directory.write("shared/base.json", R"({"name": "base", "abstract": true, "inherits": "wasip1"})");
   directory.write("project/x.json", R"({"name": "x", "inherits": "base.json"})");

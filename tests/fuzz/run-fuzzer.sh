@@ -7,7 +7,8 @@
 # and a command to reproduce it is printed. Prints libFuzzer's final statistics (executions,
 # executions per second, coverage, corpus size) as the last lines.
 set -uo pipefail
-fuzzer=$1 seeds=$2 work=$3 seconds=$4
+# Absolute paths: a fuzzer may change its working directory (fuzz_c_api does).
+fuzzer=$(realpath -m "$1") seeds=$(realpath -m "$2") work=$(realpath -m "$3") seconds=$4
 shift 4
 name=$(basename "$fuzzer")
 artifacts=$(dirname "$work")/artifacts
