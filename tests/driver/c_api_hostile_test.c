@@ -10,21 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "c_check.h"
 #include "llgo_wasm.h"
 
-static int failures = 0;
 static llgo_wasm_driver* driver = NULL;
 static char directory[256];
-
-#define CHECK(condition)                                                              \
-  do {                                                                                \
-    if (!(condition)) {                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                                     \
-    }                                                                                 \
-  } while (0)
-
-static int contains(const char* text, const char* fragment) { return text && strstr(text, fragment) != NULL; }
 
 static char* repeat(const char* head, const char* unit, size_t count, const char* tail) {
   size_t length = strlen(head) + strlen(unit) * count + strlen(tail);
@@ -64,7 +54,14 @@ static void expect_error(const char* label, request_call call, const char* reque
   llgo_wasm_string_free(error);
 }
 
-static void sources_of(const char* label, const char* subdirectory, const char* fragment) {
+/* Selects sources in a new subdirectory holding `file` with `text` (which is freed). */
+static void sources_of(const char* label, const char* subdirectory, const char* file, char* text, const char* fragment) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", directory, subdirectory);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/%s", subdirectory, file);
+  write_file(path, text);
+  free(text);
   char request[1024];
   snprintf(request, sizeof request, "{\"query\": {\"target\": \"wasip1\"}, \"dir\": \"%s/%s\"}", directory, subdirectory);
   expect_error(label, llgo_wasm_select_sources, request, LLGO_WASM_BAD_REQUEST, fragment);
@@ -92,26 +89,13 @@ static void* hostile_calls(void* unused) {
   free(nested);
 
   /* //llgo:build lines with 300,000 '!' and with a 300,000-term && chain. */
-  char path[512];
-  snprintf(path, sizeof path, "%s/nots", directory);
-  mkdir(path, 0700);
-  char* nots = repeat("//llgo:build ", "!", 300000, "wasm\n");
-  write_file("nots/a.c", nots);
-  free(nots);
-  sources_of("300,000 !", "nots", "longer than 4096 characters (the limit)");
-  snprintf(path, sizeof path, "%s/chain", directory);
-  mkdir(path, 0700);
-  char* chain = repeat("//llgo:build wasm", " && wasm", 300000, "\n");
-  write_file("chain/a.c", chain);
-  free(chain);
-  sources_of("300,000-term &&", "chain", "longer than 4096 characters (the limit)");
-
+  sources_of("300,000 !", "nots", "a.c", repeat("//llgo:build ", "!", 300000, "wasm\n"),
+             "longer than 4096 characters (the limit)");
+  sources_of("300,000-term &&", "chain", "a.c", repeat("//llgo:build wasm", " && wasm", 300000, "\n"),
+             "longer than 4096 characters (the limit)");
   /* A Latin-1 file name among the runtime sources. */
-  snprintf(path, sizeof path, "%s/latin1", directory);
-  mkdir(path, 0700);
-  write_file("latin1/caf\xe9.c", "//llgo:build llgo\n");
-  write_file("latin1/ok.c", "//llgo:build llgo\n");
-  sources_of("non-UTF-8 name", "latin1", "caf\\xE9.c: the file name is not valid UTF-8");
+  sources_of("non-UTF-8 name", "latin1", "caf\xe9.c", repeat("//llgo:build llgo\n", "", 0, ""),
+             "caf\\xE9.c: the file name is not valid UTF-8");
 
   /* NULL arguments: NULL_ARGUMENT, as llgo_wasm.h promises. */
   char* result = NULL;

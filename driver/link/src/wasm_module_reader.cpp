@@ -40,41 +40,28 @@ class ByteReader {
   // uN and sN as the core spec defines them (N <= 64): at most ceil(N/7) bytes, and in the
   // last possible byte the bits above N must be zero (unsigned) or copies of the sign bit
   // (signed). Engines reject anything else, so this reader does too.
-  uint64_t unsigned_leb(unsigned bits) {
+  uint64_t leb(unsigned bits, bool is_signed) {
     const unsigned max_bytes = (bits + 6) / 7;
+    auto type = [&] { return (is_signed ? "s" : "u") + std::to_string(bits); };
     uint64_t result = 0;
     for (unsigned index = 0, shift = 0;; ++index, shift += 7) {
       uint8_t b = byte();
       if (index == max_bytes - 1) {
-        unsigned value_bits = bits - shift;  // 1..7
-        if (b & 0x80) fail("integer representation too long (u" + std::to_string(bits) + ")");
-        if (value_bits < 7 && (b >> value_bits) != 0) fail("integer too large (u" + std::to_string(bits) + ")");
-      }
-      result |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) return result;
-    }
-  }
-  uint32_t u32() { return static_cast<uint32_t>(unsigned_leb(32)); }
-  int64_t signed_leb(unsigned bits) {
-    const unsigned max_bytes = (bits + 6) / 7;
-    uint64_t result = 0;
-    for (unsigned index = 0, shift = 0;; ++index, shift += 7) {
-      uint8_t b = byte();
-      if (index == max_bytes - 1) {
-        unsigned value_bits = bits - shift;  // 1..7, the highest one is the sign
-        if (b & 0x80) fail("integer representation too long (s" + std::to_string(bits) + ")");
-        unsigned above_sign = (b & 0x7fu) >> (value_bits - 1);
-        if (above_sign != 0 && above_sign != (0x7fu >> (value_bits - 1))) {
-          fail("integer too large (s" + std::to_string(bits) + ")");
-        }
+        if (b & 0x80) fail("integer representation too long (" + type() + ")");
+        unsigned value_bits = bits - shift;  // 1..7; for sN the highest is the sign
+        unsigned above = is_signed ? (b & 0x7fu) >> (value_bits - 1) : (b & 0x7fu) >> value_bits;
+        if (above != 0 && !(is_signed && above == (0x7fu >> (value_bits - 1)))) fail("integer too large (" + type() + ")");
       }
       result |= static_cast<uint64_t>(b & 0x7f) << shift;
       if ((b & 0x80) == 0) {
-        if (shift + 7 < 64 && (b & 0x40)) result |= ~uint64_t{0} << (shift + 7);
-        return static_cast<int64_t>(result);
+        if (is_signed && shift + 7 < 64 && (b & 0x40)) result |= ~uint64_t{0} << (shift + 7);
+        return result;
       }
     }
   }
+  uint64_t unsigned_leb(unsigned bits) { return leb(bits, false); }
+  uint32_t u32() { return static_cast<uint32_t>(unsigned_leb(32)); }
+  int64_t signed_leb(unsigned bits) { return static_cast<int64_t>(leb(bits, true)); }
   std::string name() {
     uint32_t length = u32();
     if (length > end_ - position_) fail("name runs past the end of its section");
