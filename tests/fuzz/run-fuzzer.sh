@@ -4,8 +4,8 @@
 # Runs one libFuzzer binary for SECONDS over its seed corpus plus a work corpus (which keeps
 # what it finds between runs), and fails on any crash, leak, timeout (10 s per input), out of
 # memory (2 GiB) or sanitizer report; the offending input is written under WORK_DIR/../artifacts
-# and a command to reproduce it is printed. Prints libFuzzer's final statistics (executions,
-# executions per second, coverage, corpus size) as the last lines.
+# and a command to reproduce it is printed. Prints libFuzzer's last status line (coverage, corpus
+# size) and final statistics (executions, executions per second) as the last lines.
 set -uo pipefail
 # Absolute paths: a fuzzer may change its working directory (fuzz_c_api does).
 fuzzer=$(realpath -m "$1") seeds=$(realpath -m "$2") work=$(realpath -m "$3") seconds=$4
@@ -29,5 +29,7 @@ if [ $status -ne 0 ]; then
   done
   exit 1
 fi
-grep -E '^#[0-9]+ +DONE|^stat::' "$log"
+# The last status line (cov: edges covered, ft: features, corp: corpus entries/size), the totals.
+grep -E '^#[0-9]+' "$log" | tail -n 1
+grep -E '^Done [0-9]+ runs|^stat::' "$log"
 echo "PASS $name: ${seconds} s, work corpus $corpus_files files"
