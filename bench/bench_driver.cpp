@@ -63,7 +63,7 @@ int bench_resolve(long iterations, long reps) {
     auto start = Clock::now();
     for (long i = 0; i < iterations; i++) {
       llgo_wasm::ResolvedTarget target = llgo_wasm::resolve_target(descriptors, queries[i % queries.size()]);
-      sink = sink + target.spec.build_tags.size();
+      sink = sink + target.spec.cflags.size();
     }
     double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count() / double(iterations);
     std::printf("RESULT {\"bench\":\"resolve-cpp\",\"iterations\":%ld,\"us\":%.4f}\n", iterations, us);

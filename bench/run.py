@@ -2,7 +2,8 @@
 """bench/run.py: runs every llgo-wasm benchmark in one invocation and reports them side by side.
 
 Called by bench/run.sh after the presets are built (native, j32, j64, wasip1); reads the
-bench-manifest.json files those builds wrote (bench/superbuild.cmake, bench/wasm-variant.cmake).
+bench-manifest.json files those builds wrote (bench/superbuild.cmake in build/<preset>,
+bench/wasm-variant.cmake in each target build, build/<preset>/target).
 
 Runs, on every variant and context backend under the same engine (Node >= 24 for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
@@ -11,7 +12,13 @@ Runs, on every variant and context backend under the same engine (Node >= 24 for
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
   driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
-           hashing throughput against `sha256sum` on the same files.
+           hashing throughput against `sha256sum` on the same files;
+  Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (Debian's
+           Go 1.19, bench/go): "Go js/wasm" under the same Node, "Go native" with GOMAXPROCS=1;
+           plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
+           over 4 ready channels and 10,000 goroutines sleeping 1 ms ten times (wall and CPU),
+           the anchors of the channel and timer benchmarks. Targets compare rows with them as
+           ratios (ratio_target).
 Every figure is repeated (min/median/max). Output: a table on stdout, bench/results/latest.json,
 bench/results/yield.svg, and the targets (ratios in this run) with MET/MISSED and the margin.
 A benchmark that cannot run (a build that failed, a crash) is reported as a missing row with its
@@ -28,6 +35,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -41,11 +49,15 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+FULL = dict(go_parked_count=100_000, chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
+            chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3,
+            yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
+QUICK = dict(go_parked_count=10_000, chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
+             chan_reps=2, sleepers=1_000, sleeps=2, sleepers_reps=1,
+             yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
              parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
              resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
              cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
@@ -86,11 +98,11 @@ def find_row(bench, variant, backend, params=None):
 
 # ---- running programs ------------------------------------------------------------------------
 
-def run(cmd, timeout=TIMEOUT_SECONDS, env=None):
+def run(cmd, timeout=TIMEOUT_SECONDS, env=None, cwd=None):
     """Runs cmd; returns (stdout, stderr). Raises BenchError with the command's own words."""
     cmd = [str(part) for part in cmd]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise BenchError(f"timed out after {timeout} s: {' '.join(map(str, cmd))}")
     except OSError as error:
@@ -137,9 +149,10 @@ def find_node():
 class Program:
     """One runnable benchmark program: how to start it on its engine."""
 
-    def __init__(self, variant, backend, path, engine_prefix):
+    def __init__(self, variant, backend, path, engine_prefix, env=None):
         self.variant, self.backend, self.path = variant, backend, Path(path)
         self.engine_prefix = engine_prefix
+        self.env = None if env is None else dict(os.environ, **env)
 
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]
@@ -149,7 +162,15 @@ class Program:
         baseline tier first and optimises hot functions later, so a first repetition is slow)."""
         if not self.path.is_file():
             raise BenchError(f"{self.path} was not built")
-        return results_of(run(self.command(*args))[0])[warmup:]
+        return results_of(run(self.command(*args), env=self.env)[0])[warmup:]
+
+    def results_and_cpu(self, *args):
+        """results() plus the CPU time (user + system, ms) of the whole process."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        results = self.results(*args)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return results, cpu * 1000
 
 
 def wasm_file_of(program):
@@ -175,20 +196,15 @@ def discover(build_prefix, node, wasi_runner):
     runtime, plain, p1_inputs, host = [], {}, None, None
     try:
         host = load_manifest(preset_dir(build_prefix, "native") / "bench-manifest.json")
-        for entry in host["programs"]:
-            if entry["kind"] == "runtime":
-                runtime.append(Program("native", entry["context"], entry["path"], []))
-            elif entry["kind"] == "cpu-plain":
-                plain["native"] = Program("native", "plain", entry["path"], [])
     except BenchError as error:
-        add_missing("all native benchmarks", "native", "-", "-", str(error))
-    for variant in ("J32", "J64", "P1"):
+        add_missing("driver benchmarks", "native", "-", "-", str(error))
+    for variant in ("native", "J32", "J64", "P1"):
         try:
-            manifest = load_manifest(preset_dir(build_prefix, PRESETS[variant]) / "wasm" / "bench-manifest.json")
+            manifest = load_manifest(preset_dir(build_prefix, PRESETS[variant]) / "target" / "bench-manifest.json")
         except BenchError as error:
             add_missing(f"all {variant} benchmarks", variant, "-", "-", str(error))
             continue
-        prefix = [node] if variant != "P1" else [node, str(wasi_runner)]
+        prefix = {"native": [], "P1": [node, str(wasi_runner)]}.get(variant, [node])
         for entry in manifest["programs"]:
             if entry["kind"] == "runtime":
                 runtime.append(Program(variant, entry["context"], entry["path"], prefix))
@@ -197,7 +213,6 @@ def discover(build_prefix, node, wasi_runner):
             elif entry["kind"] == "runtime-objects":
                 p1_inputs = dict(entry, driver=manifest["driver"], target=manifest["target"])
     return runtime, plain, p1_inputs, host
-
 
 # ---- P1: the link through the driver, with and without narrowing ----------------------------
 
@@ -271,12 +286,78 @@ def optimise_p1_plain_kernel(plain_program, wasm_opt, out_dir):
     return Program("P1", "plain", optimised, plain_program.engine_prefix)
 
 
+# ---- Go itself ----------------------------------------------------------------------------------
+
+def build_go_programs(out_dir, node):
+    """Builds bench/go with Debian's Go, natively and as js/wasm, into out_dir (its build cache
+    too: nothing is written to $HOME, nothing is downloaded). Returns the two Programs."""
+    go = shutil.which("go")
+    if go is None:
+        raise BenchError("Go not found on PATH (Debian's golang-1.19; tools/setup-toolchain.sh installs it)")
+    out_dir = out_dir.resolve()
+    env = dict(os.environ, GOCACHE=str(out_dir / "gocache"), GOPATH=str(out_dir / "gopath"), GOENV="off",
+               GOPROXY="off", GOFLAGS="", GO111MODULE="on", CGO_ENABLED="0")
+    version = run([go, "env", "GOVERSION"], env=env)[0].strip()
+    wasm_exec = Path(run([go, "env", "GOROOT"], env=env)[0].strip()) / "misc" / "wasm" / "wasm_exec.js"
+    source = ROOT / "bench" / "go"
+    run([go, "build", "-o", out_dir / "bench_go", "."], env=env, cwd=source)
+    run([go, "build", "-o", out_dir / "bench_go.wasm", "."], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
+    runner = ROOT / "tests" / "runners" / "run-go-js-wasm.cjs"
+    return [Program("Go native", version, out_dir / "bench_go", [], env={"GOMAXPROCS": "1"}),
+            Program("Go js/wasm", version, out_dir / "bench_go.wasm", [node, runner, wasm_exec])]
+
+
+def bench_go_program(program, settings):
+    """The figures of bench_runtime_program on Go, and the channel/timer anchors."""
+    v, b = program.variant, program.backend
+    print(f"  {v}/{b}", file=sys.stderr)
+    bench_yield_and_spawn(program, settings)
+    for depth in (1, 10):
+        params = f"{settings['go_parked_count']:,} parked, depth {depth}"
+        try:
+            samples = []
+            for _ in range(settings["parked_reps"]):
+                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["go_parked_count"], depth)]
+            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB",
+                    note="runtime.MemStats.Sys growth")
+        except BenchError as error:
+            add_missing("memory per parked G", v, b, params, str(error))
+    for bench, mode, count_key, params, unit in (
+            ("chan ping-pong", "pingpong", "chan_rounds", "unbuffered, round trip", "ns/round trip"),
+            ("chan buffered", "buffered", "buffered_items", "capacity 128, 1 producer 1 consumer", "ns/item"),
+            ("select", "select", "select_rounds", "4 ready cases (+ refill)", "ns/select")):
+        try:
+            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
+            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
+        except BenchError as error:
+            add_missing(bench, v, b, params, str(error))
+    params = f"{settings['sleepers']:,} goroutines x {settings['sleeps']} x sleep 1 ms"
+    try:
+        walls, cpus = [], []
+        for _ in range(settings["sleepers_reps"]):
+            _, startup_cpu = program.results_and_cpu("sleepers", 0, 0)
+            results, cpu = program.results_and_cpu("sleepers", settings["sleepers"], settings["sleeps"])
+            walls.append(results[0]["wall_ms"])
+            cpus.append(max(0.0, cpu - startup_cpu))
+        add_row("sleepers wall", v, b, params, walls, "ms")
+        add_row("sleepers CPU", v, b, params, cpus, "ms", note="process user+system time less an empty run's")
+    except BenchError as error:
+        add_missing("sleepers", v, b, params, str(error))
+
+
 # ---- runtime benchmarks ----------------------------------------------------------------------
 
 def bench_runtime_program(program, settings):
     v, b = program.variant, program.backend
     label = f"{v}/{b}"
     print(f"  {label}", file=sys.stderr)
+    bench_yield_and_spawn(program, settings)
+    bench_parked(program, settings)
+
+
+def bench_yield_and_spawn(program, settings):
+    """yield and spawn+exit: the same command line on bench_runtime and on bench_go."""
+    v, b = program.variant, program.backend
     for goroutines in YIELD_GOROUTINES:
         for depth in YIELD_DEPTHS:
             params = f"G={goroutines} depth={depth}"
@@ -290,10 +371,14 @@ def bench_runtime_program(program, settings):
         params = f"{count:,} serial"
         try:
             results = program.results("spawn", count, settings["spawn_reps"] + 1, warmup=1)
-            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine",
-                    note=f"contexts created: {results[-1]['contexts_created']}")
+            note = f"contexts created: {results[-1]['contexts_created']}" if "contexts_created" in results[-1] else ""
+            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine", note=note)
         except BenchError as error:
             add_missing("spawn+exit", v, b, params, str(error))
+
+
+def bench_parked(program, settings):
+    v, b = program.variant, program.backend
     for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
         params = f"{settings['parked_count']:,} parked, {stack_label}"
         try:
@@ -427,7 +512,34 @@ def add_unmeasured_target(name, why):
                         status="NOT MEASURED", margin="", detail=why))
 
 
+def ratio_target(name, row_key, anchor_key, limit, kind="max"):
+    """A target on row / anchor row, both (bench, variant, backend, params) of this run; the
+    backend of a Go anchor may be None (whatever Go version ran)."""
+    row, anchor = find_row(*row_key), find_row(*anchor_key)
+    if row and anchor:
+        add_target(name, row["median"] / anchor["median"], limit, kind, "x",
+                   f"{row['median']:.1f} vs {anchor['median']:.1f} {row['unit']}")
+    else:
+        add_unmeasured_target(name, f"{'the ' + row_key[1] if not row else 'the ' + anchor_key[1]} row is missing")
+
+
+def go_anchor(bench, variant, params):
+    """The key of Go's row (its backend is the Go version that ran)."""
+    row = next((r for r in rows if r["bench"] == bench and r["variant"] == variant and r["params"] == params), None)
+    return (bench, variant, row["backend"] if row else "?", params)
+
+
 def evaluate_targets(settings):
+    # 0. against Go itself, same run (issue 17): yields and spawn+exit as ratios of Go's
+    for depth, limit in ((1, 0.15), (10, 0.3)):
+        params = f"G=2 depth={depth}"
+        ratio_target(f"P1 yield <= {limit}x Go js/wasm's runtime.Gosched ({params})",
+                     ("yield", "P1", "asyncify", params), go_anchor("yield", "Go js/wasm", params), limit)
+    params = f"{max(settings['spawn_counts']):,} serial"
+    ratio_target(f"P1 spawn+exit <= 0.1x Go js/wasm's ({params})", ("spawn+exit", "P1", "asyncify", params),
+                 go_anchor("spawn+exit", "Go js/wasm", params), 0.1)
+    ratio_target("native single-worker yield <= 2x Go native's, GOMAXPROCS=1 (G=2 depth=1)",
+                 ("yield", "native", "ucontext", "G=2 depth=1"), go_anchor("yield", "Go native", "G=2 depth=1"), 2.0)
     # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
@@ -474,10 +586,12 @@ def evaluate_targets(settings):
                    row["median"], 128.0, "max", "KiB", f"{row['params']}")
     # 6. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
-    if row:
-        add_target("llgo-wasm resolve per process <= 5 ms", row["median"], 5.0, "max", "ms", "wall time incl. process start")
+    baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
+    if row and baseline:
+        add_target("llgo-wasm resolve per process <= 2x /bin/true", row["median"] / baseline["median"], 2.0, "max", "x",
+                   f"{row['median']:.2f} ms vs {baseline['median']:.2f} ms, wall time incl. process start")
     else:
-        add_unmeasured_target("llgo-wasm resolve per process <= 5 ms", "row missing")
+        add_unmeasured_target("llgo-wasm resolve per process <= 2x /bin/true", "row missing")
     row = find_row("driver: in-library resolve", "native", "C++ API (resolve_target)")
     if row:
         add_target("in-library resolve <= 20 us (C++ API)", row["median"], 20.0, "max", "us", "descriptors loaded")
@@ -533,7 +647,7 @@ def write_svg(path):
     yield_rows = [r for r in rows if r["bench"] == "yield"]
     series = []
     for r in yield_rows:
-        key = f"{r['variant']} {r['backend']}"
+        key = (r["variant"], r["backend"])
         if key not in series:
             series.append(key)
     groups = [f"G={g} depth={d}" for g in YIELD_GOROUTINES for d in YIELD_DEPTHS]
@@ -563,8 +677,8 @@ def write_svg(path):
     for gi, group in enumerate(groups):
         gx = left + gi * group_w + group_w * 0.1
         out.append(f'<text x="{left + gi * group_w + group_w / 2:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{group}</text>')
-        for si, name in enumerate(series):
-            variant, backend = name.split(" ", 1)
+        for si, (variant, backend) in enumerate(series):
+            name = f"{variant} {backend}"
             r = find_row("yield", variant, backend, group)
             if not r:
                 continue
@@ -574,7 +688,7 @@ def write_svg(path):
                        f'(min {r["min"]:.1f}, max {r["max"]:.1f})</title></rect>')
     out.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" stroke="black"/>')
     out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="black"/>')
-    for si, name in enumerate(series):
+    for si, name in enumerate(f"{variant} {backend}" for variant, backend in series):
         lx, ly = left + (si % 4) * 220, top + plot_h + 40 + (si // 4) * 18
         out.append(f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" fill="{SERIES_COLORS[si % len(SERIES_COLORS)]}"/>')
         out.append(f'<text x="{lx + 18}" y="{ly}">{name}</text>')
@@ -621,6 +735,12 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
+    print("Go itself (bench/go) ...", file=sys.stderr)
+    try:
+        for program in build_go_programs(work_dir / "go", node):
+            bench_go_program(program, settings)
+    except BenchError as error:
+        add_missing("all Go benchmarks", "Go", "-", "-", str(error))
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in ("native", "J32", "J64", "P1"):

@@ -31,8 +31,7 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
     fi
     # The benchmark programs are not part of the default build (EXCLUDE_FROM_ALL); -k 0 builds
     # every one that can be built, and run.py reports the others as missing.
-    dir="$prefix$preset"
-    [[ "$preset" != native ]] && dir="$prefix$preset/wasm"
+    dir="$prefix$preset/target"   # the target build (runtime benchmark programs)
     if ! { cmake --build "$prefix$preset" --target bench_programs && \
            cmake --build "$dir" --target bench_programs -- -k 0; } >>"$log" 2>&1; then
       echo "bench/run.sh: some benchmark programs of $preset did not build; see $log" >&2

@@ -1,62 +1,53 @@
-# bench/wasm-variant.cmake: the benchmark programs of one wasm variant, included at the end of
-# cmake/wasm-variant/CMakeLists.txt (after fixtures.cmake), so the runtime libraries
-# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_CONTEXTS, llgo_wasm_driver() and llgo_wasm_json_flags()
-# are defined. Builds:
-#   J32/J64  bench_runtime_<cid> (.js + .wasm) per context backend (emscripten-fiber, asyncify),
-#            built like the scheduler fixture; bench_cpu_plain: the CPU kernel alone, without
-#            the runtime and without -sASYNCIFY (the no-Asyncify baseline).
-#   P1       bench_runtime_asyncify_objects: the benchmark compiled for the asyncify backend, as
-#            objects; bench/run.py links them through `llgo-wasm link` itself (with and without
-#            Asyncify narrowing, timing wasm-opt), because that link is part of what is measured.
-#            bench_cpu_plain: the kernel alone, linked by clang, no Asyncify.
-#   P1T      nothing (one thread per goroutine: the single-worker benchmarks do not apply).
+# bench/wasm-variant.cmake: the benchmark programs of one target, included at the end of the
+# target build (cmake/wasm-variant/CMakeLists.txt), after fixtures.cmake, so the runtime libraries
+# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_CONTEXTS and the driver facts are defined. Builds, from
+# what the driver says about the target:
+#   bench_runtime_<cid> per single-worker context backend (not pthread: one thread per goroutine,
+#            the single-worker benchmarks do not apply), built like the scheduler fixture;
+#            for a post-link target only its objects (bench_runtime_<cid>_objects): bench/run.py
+#            links them through `llgo-wasm link` itself (with and without Asyncify narrowing,
+#            timing wasm-opt), because that link is part of what is measured;
+#   bench_cpu_plain: the CPU kernel alone, without the runtime and without Emscripten's
+#            -sASYNCIFY (the no-Asyncify baseline), linked by the toolchain directly.
 # and writes bench-manifest.json beside it: what bench/run.py runs and links.
 # Every benchmark target is EXCLUDE_FROM_ALL: a plain build (and CI) never builds them, so a
 # benchmark that does not link cannot break anyone's build; `bench_programs` builds them all
-# (bench/run.sh runs `cmake --build <dir>/wasm --target bench_programs`).
-if(LLGO_WASM_VARIANT STREQUAL "P1T")
-  return()
-endif()
-
+# (bench/run.sh runs `cmake --build <dir>/target --target bench_programs`).
 set(_bench_source "${ROOT}/bench/bench_runtime.c")
 # -g0 after the build type's -g: DWARF would make emcc skip most post-link optimisation
 # (-Wlimited-postlink-optimizations) and would inflate the modules whose sizes are compared.
 set(_bench_no_debug -g0)
 set(_bench_programs "")   # JSON objects, one per program
 set(_bench_targets "")
+set(_bench_post_link OFF)
+if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
+  set(_bench_post_link ON)
+endif()
 
 foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
+  if(_bench_ctx STREQUAL "pthread")
+    continue()
+  endif()
   string(REPLACE "-" "_" _bench_cid "${_bench_ctx}")
-  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET} --context ${_bench_ctx})
-  llgo_wasm_json_flags(_bench_cflags "${_bench_resolved}" cflags)
-  llgo_wasm_json_flags(_bench_ldflags "${_bench_resolved}" ldflags)
-
-  if(LLGO_WASM_VARIANT MATCHES "^J")
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx})
+  if(NOT _bench_post_link)
     set(_exe bench_runtime_${_bench_cid})
     add_executable(${_exe} EXCLUDE_FROM_ALL "${_bench_source}")
     list(APPEND _bench_targets ${_exe})
-    target_compile_options(${_exe} PRIVATE ${_bench_cflags} ${_bench_no_debug})
+    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
     target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
-    # 10,000 parked goroutines with default stacks need about 1.3 GB: let memory grow to 4 GB.
-    target_link_options(${_exe} PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
-      -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${_bench_no_debug})
-    set(_intrinsics "${ROOT}/runtime/emscripten/asyncify_intrinsics.js")
-    if(_bench_ctx STREQUAL "asyncify" AND EXISTS "${_intrinsics}")
-      # Emscripten checks import names before its Asyncify pass replaces asyncify.* (docs/runtime.md).
-      target_link_options(${_exe} PRIVATE "--js-library=${_intrinsics}")
-    endif()
+    target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${_bench_no_debug})
     string(APPEND _bench_programs
       "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   else()
-    # P1: objects only; run.py links them with the driver (see the top of this file).
     set(_objects bench_runtime_${_bench_cid}_objects)
     add_library(${_objects} OBJECT EXCLUDE_FROM_ALL "${_bench_source}")
-    target_compile_options(${_objects} PRIVATE ${_bench_cflags} ${_bench_no_debug})
+    target_compile_options(${_objects} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
     target_include_directories(${_objects} PRIVATE "${ROOT}/runtime/include")
     # Building this custom target builds the objects and the runtime archives they link with.
     add_custom_target(bench_runtime_${_bench_cid}_inputs)
     add_dependencies(bench_runtime_${_bench_cid}_inputs ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
-    string(JSON _ldflags_json GET "${_bench_resolved}" ldflags)
+    string(JSON _ldflags_json GET "${LLGO_WASM_TARGET_JSON}" effective ldflags)
     string(APPEND _bench_programs
       "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\","
       "\"objects\":\"$<JOIN:$<TARGET_OBJECTS:${_objects}>,|>\","
@@ -65,28 +56,28 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     list(APPEND _bench_targets bench_runtime_${_bench_cid}_inputs)
   endif()
 endforeach()
+llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 
-# The no-Asyncify baseline: the CPU kernel without the runtime.
-add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${_bench_source}")
-list(APPEND _bench_targets bench_cpu_plain)
-target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
-target_compile_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
-target_link_options(bench_cpu_plain PRIVATE ${_bench_no_debug})
-if(LLGO_WASM_VARIANT MATCHES "^J")
-  # The data model flags (e.g. -sMEMORY64) but none of the Asyncify ones.
-  llgo_wasm_driver(_bench_resolved resolve --json --target ${LLGO_WASM_TARGET})
-  llgo_wasm_json_flags(_bench_cflags "${_bench_resolved}" cflags)
-  llgo_wasm_json_flags(_bench_ldflags "${_bench_resolved}" ldflags)
-  list(FILTER _bench_ldflags EXCLUDE REGEX "^-sASYNCIFY")
-  target_compile_options(bench_cpu_plain PRIVATE ${_bench_cflags})
-  target_link_options(bench_cpu_plain PRIVATE ${_bench_ldflags} -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1)
+if(_bench_targets)
+  # The no-Asyncify baseline: the CPU kernel without the runtime, with the target's flags (the
+  # data model's, e.g. -sMEMORY64) but none of emcc's Asyncify ones.
+  add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${_bench_source}")
+  list(APPEND _bench_targets bench_cpu_plain)
+  set(_bench_plain_ldflags ${LLGO_WASM_TARGET_LDFLAGS})
+  list(FILTER _bench_plain_ldflags EXCLUDE REGEX "^-sASYNCIFY")
+  target_compile_definitions(bench_cpu_plain PRIVATE BENCH_WITHOUT_RUNTIME=1)
+  target_compile_options(bench_cpu_plain PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+  target_link_options(bench_cpu_plain PRIVATE ${_bench_plain_ldflags} ${_bench_no_debug})
+  string(APPEND _bench_programs "{\"kind\":\"cpu-plain\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_cpu_plain>\"}")
 endif()
-string(APPEND _bench_programs "{\"kind\":\"cpu-plain\",\"context\":\"none\",\"path\":\"$<TARGET_FILE:bench_cpu_plain>\"}")
+string(REGEX REPLACE ",$" "" _bench_programs "${_bench_programs}")
 
 add_custom_target(bench_programs)
-add_dependencies(bench_programs ${_bench_targets})
+if(_bench_targets)
+  add_dependencies(bench_programs ${_bench_targets})
+endif()
 
 file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/bench-manifest.json" CONTENT
-"{\"variant\":\"${LLGO_WASM_VARIANT}\",\"target\":\"${LLGO_WASM_TARGET}\",\"driver\":\"${LLGO_WASM_DRIVER}\",
+"{\"variant\":\"${LLGO_WASM_TARGET_VARIANT}\",\"target\":\"${LLGO_WASM_TARGET}\",\"driver\":\"${LLGO_WASM_DRIVER}\",
 \"programs\":[${_bench_programs}]}
 ")

@@ -1,122 +1,127 @@
-# LlgoWasmFixtureTests.cmake: the scheduler fixture (tests/fixtures/scheduler.c) as ctest cases,
-# one per variant x engine x context backend x mode, with the exact expected lines and status.
-# Names: fixture.<variant>.<engine>.<backend>.<mode>; the "ok" mode is also labelled "demo"
-# (tools/run-demo.sh runs those). Included by LlgoWasmVariants.cmake.
+# LlgoWasmFixtureTests.cmake: the ctest cases of the target build (cmake/wasm-variant), one per
+# program x engine x context backend x mode, with the exact expected lines and exit status, checked
+# by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
+#   smoke.<variant>.<engine>.exit<status>       the data model and the exit status reach the host
+#   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
+#                                               (tools/run-demo.sh runs those)
+#   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
+#   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
+#                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
+# <variant> is the target's display label; engines, backends and expectations come from the
+# driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
+include(LlgoWasmRunTest)
+include(LlgoTestPrograms)
 
-# The backends each variant's descriptor supports (cmake/wasm-variant builds one fixture each;
-# a missing artifact fails its tests loudly).
-set(_llgo_contexts_J32 emscripten-fiber asyncify)
-set(_llgo_contexts_J64 emscripten-fiber asyncify)
-set(_llgo_contexts_P1 asyncify)
-set(_llgo_contexts_P1T pthread)
-set(_llgo_contexts_native ucontext pthread)
+set(_variant "${LLGO_WASM_TARGET_VARIANT}")
+list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
+list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
+list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
 
-if(LLGO_WASM_VARIANT STREQUAL "native")
-  # Native fixtures link the runtime libraries runtime/CMakeLists.txt builds for the host.
-  set(_llgo_native_lib_ucontext llgo_runtime)
-  set(_llgo_native_lib_pthread llgo_runtime_pthread)
-  set(_contexts "")
-  foreach(_ctx IN LISTS _llgo_contexts_native)
-    if(NOT TARGET ${_llgo_native_lib_${_ctx}})
-      message(WARNING "runtime library ${_llgo_native_lib_${_ctx}} not defined: no native ${_ctx} fixture")
-      continue()
-    endif()
-    add_executable(scheduler_${_ctx} tests/fixtures/scheduler.c)
-    target_link_libraries(scheduler_${_ctx} PRIVATE ${_llgo_native_lib_${_ctx}})
-    target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_PTR=${CMAKE_SIZEOF_VOID_P}
-      LLGO_FIXTURE_LONG=${LLGO_SIZEOF_LONG} LLGO_FIXTURE_SSIZE=${LLGO_SIZEOF_SSIZE_T})
-    if(_ctx STREQUAL "pthread")
-      target_compile_definitions(scheduler_${_ctx} PRIVATE LLGO_FIXTURE_THREADED=1)
-    endif()
-    list(APPEND _contexts ${_ctx})
+# Smoke: the data model reaches the program as the driver says, and exit status 2 reaches ctest.
+foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+  llgo_wasm_program_for(_program smoke ${_engine})
+  llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+  foreach(_status 0 2)
+    llgo_wasm_add_run_test(NAME smoke.${_variant}.${_engine}.exit${_status}
+      VARIANT ${_variant} ENGINE ${_engine} LABELS smoke
+      COMMAND ${_command} ${_status}
+      EXIT ${_status}
+      STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}" "exiting with ${_status}")
   endforeach()
-else()
-  set(_contexts ${_llgo_contexts_${LLGO_WASM_VARIANT}})
-endif()
+endforeach()
 
-foreach(_ctx IN LISTS _contexts)
+# The scheduler fixture and the test programs, per context backend and engine.
+llgo_test_programs(_llgo_test_programs)
+foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   string(REPLACE "-" "_" _cid "${_ctx}")
-  if(LLGO_WASM_VARIANT STREQUAL "native")
-    set(_artifact "$<TARGET_FILE:scheduler_${_ctx}>")
-  elseif(LLGO_WASM_VARIANT MATCHES "^J")
-    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}")
-  else()
-    set(_artifact "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_${_cid}.wasm")
-  endif()
   if(_ctx STREQUAL "pthread")
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
-    if(LLGO_WASM_VARIANT STREQUAL "native")
-      set(_parked 10000)
-    else()
-      set(_parked 64)
-    endif()
   else()
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
-    set(_parked 10000)
   endif()
-  llgo_wasm_engines(${LLGO_WASM_VARIANT} "${_artifact}" _fx)
-  foreach(_engine IN LISTS _fx_ENGINES)
-    set(_name fixture.${LLGO_WASM_VARIANT}.${_engine}.${_ctx})
-    llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture demo ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 0
+  # What fixtures.cmake gave the fixture (LLGO_FIXTURE_PARKED_COUNT lowers the default 10,000).
+  # The test programs, one ctest case per program case. The coverage build counts their runs too
+  # (its report, runtime.coverage in the superbuild, needs every one).
+  set(_program_properties "")
+  set(_program_checks "")
+  if(LLGO_WASM_COVERAGE)
+    set(_program_properties FIXTURES_REQUIRED llgo_runtime_cov)
+  endif()
+  if(LLGO_WASM_SANITIZE)
+    # ASan notes once per process that it does not fully support swapcontext (the ucontext backend).
+    set(_program_checks "--stderr-ignore=^==[0-9]+==WARNING: ASan doesn't fully support makecontext/swapcontext")
+  endif()
+  foreach(_program IN LISTS _llgo_test_programs)
+    llgo_add_test_program_cases(${_program} ${_ctx} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+  endforeach()
+
+  get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)
+  set(_parked 10000)
+  if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")
+    set(_parked ${CMAKE_MATCH_1})
+  endif()
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    set(_name fixture.${_variant}.${_engine}.${_ctx})
+    llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture demo ${_ctx} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"
              "serial lifecycles: 5000 ok"
              "parked at once: ${_parked}, readied and finished ok"
              "wasm scheduler ok")
-    llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
       STDOUT "worker exiting while main is parked"
       STDERR "fatal error: all goroutines are asleep - deadlock!")
-    llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
       STDOUT "WORKER_RETURNING"
       STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
-    llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${LLGO_WASM_VARIANT} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+    llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
-  endforeach()
-endforeach()
 
-# P1 at -O0, -O3, ThinLTO and full LTO: the normal run and an unrecovered panic (setjmp/longjmp
-# through Asyncify and exnref) for each build.
-if(LLGO_WASM_VARIANT STREQUAL "P1")
-  foreach(_opt O0 O3 thinlto lto)
-    llgo_wasm_engines(P1 "${LLGO_WASM_VARIANT_BINARY_DIR}/scheduler_asyncify_${_opt}.wasm" _fx)
-    foreach(_engine IN LISTS _fx_ENGINES)
-      set(_name fixture.P1.${_engine}.asyncify-${_opt})
-      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT P1 ENGINE ${_engine}
-        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 0
+    # The other optimisation levels and LTO builds of a post-link target (fixtures.cmake): the
+    # normal run and an unrecovered panic (setjmp/longjmp through Asyncify and exnref) for each.
+    foreach(_opt O0 O3 thinlto lto)
+      if(NOT TARGET scheduler_${_cid}_${_opt})
+        continue()
+      endif()
+      llgo_wasm_program_for(_program scheduler_${_cid}_${_opt} ${_engine})
+      llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+      set(_name fixture.${_variant}.${_engine}.${_ctx}-${_opt})
+      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_ctx} ${_opt} COMMAND ${_command} EXIT 0
         STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
-               "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)"
-               "serial lifecycles: 5000 ok" "parked at once: 10000, readied and finished ok"
+               "${_order}"
+               "serial lifecycles: 5000 ok" "parked at once: ${_parked}, readied and finished ok"
                "wasm scheduler ok")
-      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT P1 ENGINE ${_engine}
-        LABELS fixture asyncify ${_opt} COMMAND ${_fx_CMD_${_engine}} EXIT 2
+      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_ctx} ${_opt} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_PANIC=1 STDERR "panic: fixture panic in a goroutine")
     endforeach()
   endforeach()
-endif()
+endforeach()
 
-# The final modules themselves (P1: a single-worker module, exnref only; P1T: shared memory).
-if(LLGO_WASM_VARIANT MATCHES "^P1")
-  if(LLGO_WASM_VARIANT STREQUAL "P1")
-    set(_modules scheduler_asyncify scheduler_asyncify_O0 scheduler_asyncify_O3
-                 scheduler_asyncify_thinlto scheduler_asyncify_lto)
-  else()
-    set(_modules scheduler_pthread)
-  endif()
-  foreach(_m IN LISTS _modules)
-    add_test(NAME module.${LLGO_WASM_VARIANT}.${_m}
-      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/tests/harness/check_module.py"
-              --variant ${LLGO_WASM_VARIANT} --wasm-opt "${LLGO_WASM_WASMOPT}"
-              "${LLGO_WASM_VARIANT_BINARY_DIR}/${_m}.wasm")
-    set_tests_properties(module.${LLGO_WASM_VARIANT}.${_m} PROPERTIES LABELS "${LLGO_WASM_VARIANT};module")
+# The final WASI modules the driver linked, read with independent tools (wabt, Binaryen) against
+# what the target's capabilities promise (tests/harness/check_module.py).
+if(LLGO_WASM_DRIVER_LINKED_MODULES)
+  set(_target_json "${CMAKE_BINARY_DIR}/resolved-target.json")
+  file(WRITE "${_target_json}" "${LLGO_WASM_TARGET_JSON}\n")
+  foreach(_module IN LISTS LLGO_WASM_DRIVER_LINKED_MODULES)
+    if(NOT _module MATCHES "^scheduler_")
+      continue()
+    endif()
+    add_test(NAME module.${_variant}.${_module}
+      COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_module.py"
+              --target-json "${_target_json}" --wasm-opt "${LLGO_WASM_WASMOPT}" "$<TARGET_FILE:${_module}>")
+    set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module")
   endforeach()
 endif()
-

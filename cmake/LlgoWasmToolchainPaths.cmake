@@ -5,7 +5,7 @@
 # (LLGO_WASM_TOOLCHAIN_DIR, default ${XDG_CACHE_HOME:-$HOME/.cache}/llgo-wasm/toolchain-v1), whose
 # toolchain.env records what it installed. Included by the toolchain files and the superbuild;
 # it only sets variables (LLGO_WASM_*), never fails: users of a path check it where they need it.
-include_guard(GLOBAL)
+include_guard(DIRECTORY) # each directory that includes it gets the variables (they are not cached)
 
 set(LLGO_WASM_TOOLCHAIN_VERSION v1)
 if(DEFINED ENV{LLGO_WASM_TOOLCHAIN_DIR} AND NOT "$ENV{LLGO_WASM_TOOLCHAIN_DIR}" STREQUAL "")

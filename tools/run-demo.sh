@@ -8,6 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
 PRESETS=${PRESETS:-"native j32 j64 wasip1 wasip1-threads"}
+mkdir -p build   # a fresh clone has no build/ yet: every log below lives there
 status=0
 rows=()
 for p in $PRESETS; do
@@ -26,7 +27,11 @@ for p in $PRESETS; do
   # The demo cases are the ctest cases labelled "demo"; their names are
   # <kind>.<variant>.<engine>[.<backend>].<mode>.
   junit=build/$p/demo-junit.xml
+  rm -f "$junit"
   ctest --preset "$p" -L demo --output-junit "$PWD/$junit" > "build/demo-$p-ctest.log" 2>&1 || status=1
+  if [ ! -s "$junit" ] || ! grep -q '<testcase' "$junit"; then
+    echo "preset $p ran no demo case; see build/demo-$p-ctest.log"; status=1; continue
+  fi
   if [ -f "$junit" ]; then
     while IFS= read -r row; do rows+=("$row"); done < <(python3 - "$junit" <<'PY'
 import sys, xml.etree.ElementTree as ET

@@ -11,10 +11,12 @@
 #   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
 #                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
 #   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
-#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn: `npm ci` against
-#                   tools/npm/package-lock.json
+#   npm             Node 24, Binaryen 132 (npm, JS build of wasm-opt), acorn, playwright-core and
+#                   @bjorn3/browser_wasi_shim (browser tests; Chromium itself is a host package):
+#                   `npm ci` against tools/npm/package-lock.json
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
-#   binaryen-120    Binaryen 120 built from trixie's source package (Emscripten 3.1.69's own)
+#   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
+#                   private folder (Emscripten 3.1.69's own version; no compile)
 #   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
 #   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132
 #
@@ -37,7 +39,9 @@ PREFIX=$(realpath -m "${1:-${LLGO_WASM_TOOLCHAIN_DIR:-$DEFAULT_PREFIX}}")
 LLVM_VERSION=19
 WASI_LIBC_VERSION=0.0~git20241209.574b88d-2          # trixie, arch all, has libsetjmp
 EMSCRIPTEN_VERSION=3.1.69+dfsg-3                     # trixie, arch all
-BINARYEN_SRC_VERSION=120-4                           # trixie source; Emscripten 3.1.69 wants 120
+BINARYEN_VERSION=120-4                               # trixie binary; Emscripten 3.1.69 wants 120
+TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 120 runs on, kept private
+TRIXIE_LIBSTDCXX_VERSION=14.2.0-19
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 JOBS=${JOBS:-$(nproc)}
 SMOKE=${SMOKE:-1}
@@ -61,7 +65,7 @@ run_step() {
   fi
   rm -f "$B/stamps/$name"
   t0=$(now)
-  say "[$name] ..."
+  say "[$name] ...${STEP_ESTIMATE[$name]:+ (a first run usually takes ${STEP_ESTIMATE[$name]})}"
   set +e; ( set -eo pipefail; "$fn" ) > "$B/logs/$name.log" 2>&1; rc=$?; set -e
   if [ "$rc" != 0 ]; then
     say "[$name] FAILED (exit $rc) after $(elapsed "$t0") s; last lines of $B/logs/$name.log:"
@@ -72,6 +76,13 @@ run_step() {
   printf '%s' "$want" > "$B/stamps/$name"
   say "[$name] done in $(elapsed "$t0") s ($(grep -h '^version:' "$B/logs/$name.log" | sed 's/^version: //' | paste -sd';' -))"
 }
+
+# What a step usually takes the first time (2-core machine, measured), printed when it starts.
+declare -A STEP_ESTIMATE=(
+  [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
+  [wasi-sysroot]="2 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
+  [emscripten]="20 s" [binaryen-120]="5 s" [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
+)
 
 APT_OPTS=(
   -o Dir::Etc::SourceList="$B/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -101,6 +112,18 @@ step_host() {
     fi
     [ "$(id -u)" = 0 ] || { echo "installing Debian packages needs root: sudo apt-get install ${missing[*]}"; return 1; }
     apt-get update
+    # A point or security release replaces a pinned version on the mirror (libssl-dev and
+    # chromium get one every few weeks). Such a pin is not an error that should stop a new
+    # machine: install the archive's current version of that package instead and say so.
+    local i avail
+    for i in "${!missing[@]}"; do
+      name=${missing[$i]%%=*}; want=${missing[$i]#*=}
+      avail=$(apt-cache madison "$name" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+      if ! grep -qxF -- "$want" <<<"$avail"; then
+        echo "warning: $name=$want is no longer in the archive; installing its current version $(head -n1 <<<"$avail") (update tools/debian-packages.txt)"
+        missing[$i]=$name
+      fi
+    done
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
   fi
   for line in "${kept[@]}"; do echo "kept installed: $line"; done
@@ -187,20 +210,41 @@ step_emscripten() {
 }
 
 step_binaryen120() {
-  local s bd=$B/binaryen-build sd=$B/binaryen-src d=$B/dl/binaryen
-  rm -rf "$bd" "$sd" "$d" "$PREFIX/binaryen"; mkdir -p "$sd" "$d"
-  # Only the upstream tarball is needed (Debian adds test skips only); apt checks its SHA-256
-  # against the signed Sources index. The .dsc of 120-4 has returned 404 on this mirror.
-  (cd "$d" && trixie_apt source --download-only --tar-only "binaryen=$BINARYEN_SRC_VERSION")
-  tar -xf "$d"/*.orig.tar.* -C "$sd"
-  s=$(ls -d "$sd"/binaryen-*/ | sed -n 1p)
-  cmake -S "$s" -B "$bd" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTS=OFF \
-    -DBUILD_EMSCRIPTEN_TOOLS_ONLY=ON -DENABLE_WERROR=OFF -DBUILD_STATIC_LIB=OFF \
-    -DINSTALL_LIBS=ON -DCMAKE_INSTALL_PREFIX="$PREFIX/binaryen"
-  ninja -C "$bd" -j"$JOBS"
-  ninja -C "$bd" install/strip
-  rm -rf "$bd" "$sd" "$d" "$PREFIX/binaryen/include"
-  echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version)"
+  # Emscripten 3.1.69 expects Binaryen 120. Trixie ships it prebuilt (amd64), linked against
+  # trixie's glibc 2.41 and libstdc++ 14, which bookworm lacks. Instead of compiling it (18+ min
+  # on 2 cores), unpack the binary package with exactly the runtime libraries it was built
+  # against into a private folder and start each tool through that folder's own dynamic loader:
+  # nothing of trixie touches /usr. The smoke step proves the tools run under Emscripten.
+  local x=$B/x-binaryen lib t arch
+  arch=$(dpkg --print-architecture)
+  rm -rf "$x" "$PREFIX/binaryen"; mkdir -p "$x" "$PREFIX/binaryen/bin" "$PREFIX/binaryen/libexec"
+  (cd "$B/dl" && rm -f ./*.deb && trixie_apt download "binaryen=$BINARYEN_VERSION")
+  # glibc and libstdc++ get point releases that replace the pinned version on the mirror; take
+  # the pin when it is there, else trixie's current one (same ABI within a release), and say so.
+  for t in "libc6=$TRIXIE_LIBC_VERSION" "libstdc++6=$TRIXIE_LIBSTDCXX_VERSION" "libgcc-s1=$TRIXIE_LIBSTDCXX_VERSION"; do
+    (cd "$B/dl" && trixie_apt download "$t") ||
+      { echo "warning: $t is no longer on the mirror; using trixie's current ${t%%=*}"; (cd "$B/dl" && trixie_apt download "${t%%=*}"); }
+  done
+  for t in "$B"/dl/*.deb; do dpkg -x "$t" "$x"; done
+  lib=$PREFIX/binaryen/lib
+  mkdir -p "$lib"
+  for t in ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libgcc_s.so.1 libstdc++.so.6 libbinaryen.so; do
+    for d in "$x/usr/lib/$(gcc -print-multiarch)" "$x/lib/$(gcc -print-multiarch)" "$x/usr/lib"; do
+      [ -e "$d/$t" ] && { cp -L "$d/$t" "$lib/$t"; break; }
+    done
+  done
+  local loader
+  loader=$(ls "$lib"/ld-linux-* | sed -n 1p)
+  test -x "$loader"
+  for t in "$x"/usr/bin/wasm*; do
+    t=$(basename "$t")
+    cp "$x/usr/bin/$t" "$PREFIX/binaryen/libexec/$t"
+    printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' \
+      "$loader" "$lib" "$PREFIX/binaryen/libexec/$t" > "$PREFIX/binaryen/bin/$t"
+    chmod +x "$PREFIX/binaryen/bin/$t"
+  done
+  rm -rf "$x" "$B"/dl/*.deb
+  echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version) ($arch, trixie binaries)"
 }
 
 step_config() {
@@ -315,13 +359,13 @@ fi
 run_step npm           "$(sha256sum "$HERE/npm/package-lock.json" | cut -c1-16)" "$PREFIX/npm/node_modules/binaryen" step_npm
 if [ -z "${EMSDK:-}" ]; then
   run_step emscripten  "$EMSCRIPTEN_VERSION patch=1"    "$PREFIX/emscripten/emcc.py"        step_emscripten
-  run_step binaryen-120 "$BINARYEN_SRC_VERSION"         "$PREFIX/binaryen/bin/wasm-opt"     step_binaryen120
+  run_step binaryen-120 "$BINARYEN_VERSION prebuilt $TRIXIE_LIBC_VERSION" "$PREFIX/binaryen/bin/wasm-opt" step_binaryen120
 else
   say "[emscripten] using EMSDK=$EMSDK"
 fi
 run_step config        "$PREFIX cfg=1 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-}" "$PREFIX/toolchain.env" step_config
 if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
-  run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_SRC_VERSION $(cat "$B/stamps/npm")" - step_smoke
+  run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $(cat "$B/stamps/npm")" - step_smoke
 fi
 rm -f "$B"/apt/cache/archives/*.deb
 say "== toolchain ready in $(elapsed "$T_ALL") s: $PREFIX ($(du -sh "$PREFIX" | cut -f1)); use: . $PREFIX/env.sh"

@@ -1,163 +1,118 @@
-# cmake/wasm-variant/fixtures.cmake: the runtime and the scheduler fixture for one wasm variant,
-# once per execution-context backend the variant supports (J32/J64: emscripten-fiber and
-# asyncify; P1: asyncify; P1T: pthread).
+# cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
+# smoke program, and the scheduler fixture and the test programs (tests/programs.cmake) once per
+# context backend the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
+# contexts, data model, effective flags per context, engines. The ctest cases that run these
+# programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
-# Everything variant-specific comes from the driver: `llgo-wasm resolve --json` gives the data
-# model and flags, `llgo-wasm sources` the runtime files whose //llgo:build line matches.
-# The driver runs at configure time; the superbuild builds it before configuring this project.
-if(NOT LLGO_WASM_DRIVER OR NOT EXISTS "${LLGO_WASM_DRIVER}")
-  message(FATAL_ERROR "cmake/wasm-variant needs LLGO_WASM_DRIVER (the llgo-wasm CLI) to select runtime sources; got '${LLGO_WASM_DRIVER}'")
-endif()
-enable_language(ASM)
-# Re-run this configuration when the driver (descriptors are built into it) or the set of
-# runtime files changes: the selection below is computed here, at configure time.
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${LLGO_WASM_DRIVER}")
-file(GLOB _llgo_runtime_files CONFIGURE_DEPENDS "${ROOT}/runtime/src/*")
+#   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
+#                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...])
+#     One executable per output extension the target's engines run: <name> with the default
+#     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
+#     the effective flags of the context last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
+#     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
+#     listed in LLGO_WASM_DRIVER_LINKED_MODULES. A file of llgo-wasm itself that a link flag names
+#     (a pre-js, a JS library) relinks the program when it changes.
+#   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
+#
+# Sets LLGO_WASM_FIXTURE_CONTEXTS: the context backends that have a scheduler fixture.
 
-set(_target_J32 wasm)
-set(_target_J64 js-wasm)
-set(_target_P1 wasip1)
-set(_target_P1T wasip1-threads)
-set(LLGO_WASM_TARGET ${_target_${LLGO_WASM_VARIANT}})
+include(LlgoTestPrograms)
 
-# llgo_wasm_driver(<out-var> ARGS...): runs the driver; a failure stops the configuration with
-# the driver's own message.
-function(llgo_wasm_driver out)
-  execute_process(COMMAND "${LLGO_WASM_DRIVER}" ${ARGN}
-    OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT _rc EQUAL 0)
-    string(REPLACE ";" " " _args "${ARGN}")
-    message(FATAL_ERROR "llgo-wasm ${_args} failed (${_rc}):\n${_err}")
+# Output extensions the engines run besides the target's default one (which may be "": native).
+set(LLGO_WASM_OTHER_EXTENSIONS "")
+foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+  if(NOT "${LLGO_WASM_ENGINE_${_engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
+    list(APPEND LLGO_WASM_OTHER_EXTENSIONS "${LLGO_WASM_ENGINE_${_engine}_EXTENSION}")
   endif()
-  set(${out} "${_out}" PARENT_SCOPE)
+endforeach()
+list(REMOVE_DUPLICATES LLGO_WASM_OTHER_EXTENSIONS)
+set(LLGO_WASM_DRIVER_LINKED_MODULES "")
+
+function(_llgo_wasm_program_name out name extension)
+  if("${extension}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
+    set(${out} "${name}" PARENT_SCOPE)
+  else()
+    string(REPLACE "." "" _word "${extension}")
+    set(${out} "${name}_${_word}" PARENT_SCOPE)
+  endif()
 endfunction()
 
-# JSON array -> CMake list of compile/link options; an entry may hold a flag and its argument
-# ("-mllvm -x").
-function(llgo_wasm_json_flags out json)
-  set(_list "")
-  string(JSON _n ERROR_VARIABLE _e LENGTH "${json}" ${ARGN})
-  if(_e OR _n EQUAL 0)
-    set(${out} "" PARENT_SCOPE)
-    return()
-  endif()
-  math(EXPR _last "${_n} - 1")
-  foreach(_i RANGE ${_last})
-    string(JSON _v GET "${json}" ${ARGN} ${_i})
-    # "SHELL:" keeps a flag and its argument together: CMake de-duplicates options, which
-    # would otherwise merge two "-mllvm" into one.
-    if(_v MATCHES " ")
-      list(APPEND _list "SHELL:${_v}")
-    else()
-      list(APPEND _list "${_v}")
+function(llgo_wasm_program_for out name engine)
+  _llgo_wasm_program_name(_program "${name}" "${LLGO_WASM_ENGINE_${engine}_EXTENSION}")
+  set(${out} "${_program}" PARENT_SCOPE)
+endfunction()
+
+function(llgo_wasm_add_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;DEFINES;INCLUDES;OPTIONS")
+  set(_link_files "")
+  foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
+    string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
+    if(_at GREATER -1)
+      math(EXPR _at "${_at} + 1")
+      string(SUBSTRING "${_flag}" ${_at} -1 _file)
+      list(APPEND _link_files "${_file}")
     endif()
   endforeach()
-  set(${out} "${_list}" PARENT_SCOPE)
+  set(_linked "${LLGO_WASM_DRIVER_LINKED_MODULES}")
+  set(_programs "${name}")
+  foreach(_extension IN LISTS LLGO_WASM_OTHER_EXTENSIONS)
+    _llgo_wasm_program_name(_exe "${name}" "${_extension}")
+    list(APPEND _programs ${_exe})
+  endforeach()
+  foreach(_exe IN LISTS _programs)
+    add_executable(${_exe} ${arg_SOURCES})
+    if(_exe STREQUAL name)
+      set_target_properties(${_exe} PROPERTIES SUFFIX "${LLGO_WASM_TARGET_EXTENSION}")
+    else()
+      string(REGEX REPLACE "^.*_" "." _extension "${_exe}")
+      set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}")
+    endif()
+    target_compile_definitions(${_exe} PRIVATE ${arg_DEFINES})
+    target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
+    set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
+    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
+    target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
+    target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
+      # The driver finishes and checks WASI modules (docs/link-pipeline.md).
+      llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
+      list(APPEND _linked ${_exe})
+    endif()
+  endforeach()
+  set(LLGO_WASM_DRIVER_LINKED_MODULES "${_linked}" PARENT_SCOPE)
 endfunction()
 
-# llgo_wasm_add_runtime(<suffix> [OPTIONS <compile options>...]): the runtime as two static
-# libraries: llgo_runtime_<suffix> (scheduler, G/M/P, panic, fatal) and llgo_wasmcontext_<suffix>
-# (the context layer, built apart from the scheduler so it cannot reach into G/M/P state; the
-# pthread backend has none). Uses _runtime_sources, _context_sources and _cflags of the caller.
-function(llgo_wasm_add_runtime suffix)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "OPTIONS")
-  add_library(llgo_runtime_${suffix} STATIC ${_runtime_sources})
-  target_include_directories(llgo_runtime_${suffix} PUBLIC "${ROOT}/runtime/include" PRIVATE "${ROOT}/runtime/src")
-  target_compile_options(llgo_runtime_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
-  if(_context_sources)
-    add_library(llgo_wasmcontext_${suffix} STATIC ${_context_sources})
-    target_compile_options(llgo_wasmcontext_${suffix} PRIVATE ${_cflags} ${arg_OPTIONS})
-    target_link_libraries(llgo_runtime_${suffix} PUBLIC llgo_wasmcontext_${suffix})
-  endif()
-endfunction()
-
-# llgo_wasm_add_fixture(<exe> RUNTIME <lib> [OPTIONS <compile and link options>...]): the
-# scheduler fixture linked the variant's way (Emscripten flags; P1/P1T through the driver's link).
-# Uses _defs, _cflags, _ldflags and _ctx of the caller.
-function(llgo_wasm_add_fixture exe)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "OPTIONS")
-  add_executable(${exe} "${ROOT}/tests/fixtures/scheduler.c")
-  target_compile_definitions(${exe} PRIVATE ${_defs})
-  target_compile_options(${exe} PRIVATE ${_cflags} ${arg_OPTIONS})
-  target_link_libraries(${exe} PRIVATE ${arg_RUNTIME})
-  target_link_options(${exe} PRIVATE ${_ldflags} ${arg_OPTIONS})
-  if(LLGO_WASM_VARIANT MATCHES "^J")
-    # main's status must reach the host; the environment must reach getenv (a pre-js copies
-    # Node's process.env, which Emscripten does not do by itself).
-    target_link_options(${exe} PRIVATE -sEXIT_RUNTIME=1 -sSTACK_SIZE=1048576
-      "--pre-js=${ROOT}/tests/runners/emscripten-env-pre.js")
-    if(exe MATCHES "_esm$")
-      set_target_properties(${exe} PROPERTIES SUFFIX ".mjs")
-    endif()
-    if(_ctx STREQUAL "asyncify")
-      # emcc checks import names before its Asyncify pass replaces the asyncify.* intrinsics
-      # the raw backend imports; this library names them (docs/runtime.md).
-      target_link_options(${exe} PRIVATE "--js-library=${ROOT}/runtime/emscripten/asyncify_intrinsics.js")
-    endif()
-  endif()
-  if(LLGO_WASM_VARIANT MATCHES "^P1")
-    if(NOT COMMAND llgo_wasm_use_driver_link)
-      message(FATAL_ERROR "cmake/LlgoWasmLink.cmake is missing: P1 executables are linked by the driver")
-    endif()
-    llgo_wasm_use_driver_link(${exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME ${LLGO_WASM_TARGET} CONTEXT ${_ctx})
-  endif()
-endfunction()
-
-llgo_wasm_driver(_resolved resolve --json --target ${LLGO_WASM_TARGET})
-string(JSON _contexts GET "${_resolved}" capabilities supported_contexts)
-string(JSON _ncontexts LENGTH "${_contexts}")
-math(EXPR _ncontexts "${_ncontexts} - 1")
-
-if(EXISTS "${ROOT}/cmake/LlgoWasmLink.cmake")
-  include("${ROOT}/cmake/LlgoWasmLink.cmake")
-endif()
+# The smoke program: the data model and the exit status reach the host unchanged.
+llgo_wasm_add_program(smoke SOURCES "${ROOT}/tests/fixtures/smoke.c")
 
 set(LLGO_WASM_FIXTURE_CONTEXTS "")
-foreach(_ci RANGE ${_ncontexts})
-  string(JSON _ctx GET "${_contexts}" ${_ci})
+foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   string(REPLACE "-" "_" _cid "${_ctx}")
   list(APPEND LLGO_WASM_FIXTURE_CONTEXTS ${_ctx})
+  llgo_runtime_add(${_cid} CONTEXT ${_ctx})
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx})
 
-  llgo_wasm_driver(_r resolve --json --target ${LLGO_WASM_TARGET} --context ${_ctx})
-  llgo_wasm_json_flags(_cflags "${_r}" cflags)
-  llgo_wasm_json_flags(_ldflags "${_r}" ldflags)
-  string(JSON _ptr GET "${_r}" data_model pointer)
-  string(JSON _long GET "${_r}" data_model long)
-  string(JSON _ssize GET "${_r}" data_model ssize_t)
-
-  llgo_wasm_driver(_files sources --dir "${ROOT}/runtime/src" --target ${LLGO_WASM_TARGET} --context ${_ctx})
-  string(REPLACE "\n" ";" _files "${_files}")
-  set(_context_sources "")
-  set(_runtime_sources "")
-  foreach(_f IN LISTS _files)
-    if(NOT _f MATCHES "\\.(c|S|s)$")
-      continue()
-    endif()
-    if(_f MATCHES "^wasmcontext")
-      list(APPEND _context_sources "${ROOT}/runtime/src/${_f}")
-    else()
-      list(APPEND _runtime_sources "${ROOT}/runtime/src/${_f}")
-    endif()
-  endforeach()
-  message(STATUS "${LLGO_WASM_VARIANT}/${_ctx}: runtime sources selected by the driver: ${_files}")
-
-  llgo_wasm_add_runtime(${_cid})
-
+  list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
+  list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
+  list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
   set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
-  if(_ctx STREQUAL "pthread")
-    # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
-    list(APPEND _defs LLGO_FIXTURE_THREADED=1 LLGO_FIXTURE_PARKED_COUNT=64)
+  if(LLGO_WASM_TARGET_THREADS AND _ctx STREQUAL "pthread")
+    list(APPEND _defs LLGO_FIXTURE_THREADED=1)
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+      # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
+      list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=64)
+    endif()
   endif()
+  llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
+                        DEFINES ${_defs})
+  llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
 
-  llgo_wasm_add_fixture(scheduler_${_cid} RUNTIME llgo_runtime_${_cid})
-  if(LLGO_WASM_VARIANT MATCHES "^J")
-    llgo_wasm_add_fixture(scheduler_${_cid}_esm RUNTIME llgo_runtime_${_cid})
-  endif()
-  if(LLGO_WASM_VARIANT STREQUAL "P1")
-    # P1 at other optimisation levels, with ThinLTO and with full LTO (runtime and fixture
-    # alike): the link pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each.
-    # (Upstream LLGo hits an LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime
-    # does not, so full LTO is an ordinary case here.)
+  if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
+    # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link
+    # pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each. (Upstream LLGo hits an
+    # LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime does not, so full LTO is
+    # an ordinary case here.)
     foreach(_opt O0 O3 thinlto lto)
       if(_opt STREQUAL "thinlto")
         set(_opt_flags -flto=thin)
@@ -166,11 +121,11 @@ foreach(_ci RANGE ${_ncontexts})
       else()
         set(_opt_flags -${_opt})
       endif()
-      llgo_wasm_add_runtime(${_cid}_${_opt} OPTIONS ${_opt_flags})
-      llgo_wasm_add_fixture(scheduler_${_cid}_${_opt} RUNTIME llgo_runtime_${_cid}_${_opt} OPTIONS ${_opt_flags})
+      llgo_runtime_add(${_cid}_${_opt} CONTEXT ${_ctx} OPTIONS ${_opt_flags})
+      llgo_wasm_add_program(scheduler_${_cid}_${_opt} SOURCES "${ROOT}/tests/fixtures/scheduler.c"
+                            RUNTIME llgo_runtime_${_cid}_${_opt} DEFINES ${_defs} OPTIONS ${_opt_flags})
     endforeach()
   endif()
 endforeach()
-
-# What the superbuild's tests need to know about this build.
-file(WRITE "${CMAKE_BINARY_DIR}/fixtures.env" "LLGO_WASM_FIXTURE_CONTEXTS=${LLGO_WASM_FIXTURE_CONTEXTS}\n")
+# Later readers see the default context's facts again.
+llgo_wasm_read_target("${LLGO_WASM_TARGET}")

@@ -57,7 +57,8 @@ const std::vector<Command>& commands() {
       {"resolve", "print the resolved target",
        "usage: llgo-wasm resolve [target options] [--json] [--output NAME]\n\n"
        "Resolves the request and prints every decided property; --json prints the machine-readable\n"
-       "object (format_version 1). --output NAME also names the output file for this target.\n"},
+       "object (format-version 2), which loads back as a target (--target resolved.json).\n"
+       "--output NAME also names the output file for this target.\n"},
       {"sources", "select runtime sources by their //llgo:build lines",
        "usage: llgo-wasm sources [target options] --dir DIR [--json] [--explain]\n\n"
        "Prints the .c/.h/.S/.s files directly in DIR whose //llgo:build constraint holds for the\n"
@@ -168,45 +169,24 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
   return out;
 }
 
-std::string origin_text(Origin origin) {
-  switch (origin) {
-    case Origin::Target: return "implied by the target";
-    case Origin::Flag: return "from the command line";
-    case Origin::Environment: return "from the environment";
-    case Origin::Host: return "the host's";
+// The resolved target as text: one line per field of its JSON form (the same fields, in the
+// same order, objects walked into), lists space-separated.
+void print_fields(const json& object, const std::string& prefix, std::ostream& out) {
+  for (const auto& [key, value] : object.items()) {
+    std::string label = prefix.empty() ? key : prefix + "." + key;
+    if (label == "format-version") continue;
+    if (value.is_object() && !value.empty()) {
+      print_fields(value, label, out);
+      continue;
+    }
+    std::string text;
+    if (value.is_array()) {
+      for (const auto& item : value) text += (text.empty() ? "" : " ") + (item.is_string() ? item.get<std::string>() : item.dump());
+    } else if (!value.is_object()) {
+      text = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+    out << label << std::string(label.size() < 32 ? 32 - label.size() : 1, ' ') << text << "\n";
   }
-  return "";
-}
-
-void print_resolved(const ResolvedTarget& target, std::ostream& out) {
-  const TargetSpec& spec = target.spec;
-  const Capabilities& caps = spec.capabilities;
-  std::vector<std::string> supported;
-  for (auto context : caps.supported_contexts) supported.emplace_back(to_string(context));
-  auto row = [&](const std::string& label, const std::string& value) {
-    out << label << std::string(label.size() < 20 ? 20 - label.size() : 1, ' ') << value << "\n";
-  };
-  row("name", spec.name + " (" + std::string(to_string(spec.variant)) + ")");
-  row("goos", spec.goos + " (" + origin_text(target.goos_origin) + ")");
-  row("goarch", spec.goarch + " (" + origin_text(target.goarch_origin) + ")");
-  row("triple", spec.triple);
-  row("data model", "pointer " + std::to_string(spec.data_model.pointer) + ", long " +
-                        std::to_string(spec.data_model.long_size) + ", ssize_t " + std::to_string(spec.data_model.ssize_t_size));
-  row("asyncify", std::string(to_string(caps.asyncify)));
-  row("memory64", caps.memory64 ? "yes" : "no");
-  row("eh", "compile " + std::string(to_string(caps.eh.compile)) + ", final " + std::string(to_string(caps.eh.final)));
-  row("threads", caps.threads ? "yes" : "no");
-  row("context", std::string(to_string(caps.context)) + " (supported: " + joined(supported, ", ") + ")");
-  row("build tags", joined(spec.build_tags));
-  row("cflags", joined(spec.cflags));
-  row("ldflags", joined(spec.ldflags));
-  row("default stack size", std::to_string(spec.default_stack_size));
-  row("output", (spec.output.default_extension.empty() ? "(no extension)" : spec.output.default_extension) +
-                    (spec.output.accepted_extensions.empty() ? "" : " (accepted: " + joined(spec.output.accepted_extensions) + ")"));
-  row("runner", std::string(to_string(spec.runner)));
-  for (const auto& [name, value] : target.environment) row("environment", name + "=" + value);
-  for (const auto& [name, value] : target.overridden_environment) row("overridden", name + "=" + value + " (the target wins)");
-  row("descriptors", joined(target.descriptor_files));
 }
 
 int run_targets(const Arguments& arguments) {
@@ -219,7 +199,7 @@ int run_targets(const Arguments& arguments) {
     std::string selected_by = target.platform_default ? "GOOS=" + target.spec.goos + " GOARCH=" + target.spec.goarch : "";
     for (const auto& [name, value] : target.required_environment) selected_by += " " + name + "=" + value;
     std::string name = target.spec.name;
-    std::string variant(to_string(target.spec.variant));
+    std::string variant = target.spec.variant;
     std::cout << name << std::string(16 - std::min<std::size_t>(name.size(), 15), ' ') << variant
               << std::string(8 - std::min<std::size_t>(variant.size(), 7), ' ') << target.spec.triple
               << (selected_by.empty() ? "" : "  (" + selected_by + ")") << "\n";
@@ -234,11 +214,11 @@ int run_resolve(const Arguments& arguments) {
   if (output) name = name_output(target.spec, *output);
   if (arguments.flags.count("--json")) {
     json document = target_to_json(target);
-    if (name) document["output_file"] = {{"path", name->path}, {"format", to_string(name->format)}};
+    if (name) document["output-file"] = {{"path", name->path}, {"format", to_string(name->format)}};
     std::cout << document.dump(2) << "\n";
   } else {
-    print_resolved(target, std::cout);
-    if (name) std::cout << "output file         " << name->path << " (" << to_string(name->format) << ")\n";
+    print_fields(target_to_json(target), "", std::cout);
+    if (name) std::cout << "output-file                     " << name->path << " (" << to_string(name->format) << ")\n";
   }
   return 0;
 }
@@ -254,8 +234,8 @@ int run_sources(const Arguments& arguments) {
     if (!arguments.flags.count("--explain")) document.erase("decisions");
     std::cout << document.dump(2) << "\n";
   } else if (arguments.flags.count("--explain")) {
-    std::cout << "target " << target.spec.name << " (" << to_string(target.spec.variant)
-              << "), tags: " << joined(target.spec.build_tags) << "\n";
+    std::cout << "target " << target.spec.name << " (" << target.spec.variant
+              << "), tags: " << joined(effective_flags(target.spec).build_tags) << "\n";
     for (const auto& decision : decisions) std::cout << explain(decision) << "\n";
   } else {
     for (const auto& decision : decisions) {
@@ -296,7 +276,7 @@ int run_cache_key(const Arguments& arguments) {
 int run_link(const Arguments& arguments) {
 #if LLGO_WASM_HAVE_LINK
   ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
-  return llgo_wasm::run_link_command(target_to_json(target), arguments.rest);
+  return llgo_wasm::run_link_command(target, arguments.rest);
 #else
   (void)arguments;
   throw DriverError("link: this llgo-wasm was built without the link pipeline (driver/link)");

@@ -1,5 +1,6 @@
-# Writes a C++ file that embeds the built-in target descriptors.
-# Run as: cmake -DOUTPUT=file.cpp -DSOURCE_ROOT=<repo> -DFILES="a.json;b.json" -P EmbedDescriptors.cmake
+# Writes a C++ file that embeds the built-in target descriptors and the descriptor schema.
+# Run as: cmake -DOUTPUT=file.cpp -DSOURCE_ROOT=<repo> -DFILES="a.json;b.json" -DSCHEMA=schema.json
+#               -P EmbedDescriptors.cmake
 # Each file is stored as bytes under its path relative to SOURCE_ROOT ("targets/wasm.json"),
 # which is the name error messages show.
 cmake_minimum_required(VERSION 3.25)
@@ -16,7 +17,12 @@ foreach(file IN LISTS FILES)
   string(APPEND table "    {\"${name}\", kFile${index}, sizeof(kFile${index})},\n")
   math(EXPR index "${index} + 1")
 endforeach()
+file(READ "${SCHEMA}" hex HEX)
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+file(RELATIVE_PATH schema_name "${SOURCE_ROOT}" "${SCHEMA}")
+string(APPEND body "const unsigned char kSchema[] = {${bytes}};\n")
 string(APPEND body "}  // namespace\n\nconst EmbeddedFile kEmbeddedDescriptors[] = {\n${table}};\n")
+string(APPEND body "const EmbeddedFile kEmbeddedSchema = {\"${schema_name}\", kSchema, sizeof(kSchema)};\n")
 string(APPEND body "const std::size_t kEmbeddedDescriptorCount = ${index};\n\n}  // namespace llgo_wasm::detail\n")
 file(WRITE "${OUTPUT}.tmp" "${body}")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

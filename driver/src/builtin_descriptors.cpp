@@ -1,23 +1,15 @@
-// The built-in DescriptorSet, loaded from the embedded sources once, on first use.
-#include "embedded_descriptors.hpp"
+// The built-in DescriptorSet, from the precompiled descriptors the build embeds
+// (driver/tools/precompile_targets.cpp loads and checks targets/*.json at build time): a process
+// that resolves a built-in target parses no descriptor, which is most of llgo-wasm's start-up.
 #include "llgo_wasm/descriptors.hpp"
+#include "precompiled_targets.hpp"
 
 namespace llgo_wasm {
 
-const std::vector<DescriptorSource>& builtin_descriptor_sources() {
-  static const std::vector<DescriptorSource> sources = [] {
-    std::vector<DescriptorSource> out;
-    for (std::size_t i = 0; i < detail::kEmbeddedDescriptorCount; ++i) {
-      const auto& file = detail::kEmbeddedDescriptors[i];
-      out.push_back({file.name, std::string(reinterpret_cast<const char*>(file.data), file.size)});
-    }
-    return out;
-  }();
-  return sources;
-}
-
 const DescriptorSet& builtin_descriptors() {
-  static const DescriptorSet set = DescriptorSet::load(builtin_descriptor_sources());
+  // Never destroyed: a process should not spend its exit freeing what it is about to drop.
+  static const DescriptorSet& set = *new DescriptorSet(DescriptorSet::from_precompiled(
+      detail::kPrecompiledTargets, detail::kPrecompiledTargetsSize, builtin_descriptor_sources()));
   return set;
 }
 

@@ -7,12 +7,14 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "descriptor_schema.hpp"
 #include "llgo_wasm/error.hpp"
 #include "utf8.hpp"
 
@@ -67,12 +69,50 @@ class Encoder {
   std::string out_;
 };
 
-std::string join_words(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) {
-    out += std::to_string(item.size()) + ":" + item + ";";
+// Keys of the serialised target that cannot change generated code (dotted paths).
+bool is_non_abi(std::string_view path) {
+  static constexpr std::array<std::string_view, 11> kNonAbi = {
+      "name",   "format-version", "implied",  "origin",  "overridden-environment", "descriptor-files",
+      "output", "runner",         "engines",  "effective", "capabilities.context.supported"};
+  return std::find(kNonAbi.begin(), kNonAbi.end(), path) != kNonAbi.end();
+}
+
+// One field's value as text: strings as they are, lists as length-prefixed words, maps as
+// name=value; entries, other scalars as JSON.
+std::string abi_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) {
+    std::string out;
+    for (const auto& item : value) {
+      std::string word = item.is_string() ? item.get<std::string>() : item.dump();
+      out += std::to_string(word.size()) + ":" + word + ";";
+    }
+    return out;
   }
-  return out;
+  if (value.is_object()) {
+    std::string out;
+    for (const auto& [name, item] : value.items()) out += name + "=" + abi_text(item) + ";";
+    return out;
+  }
+  return value.dump();
+}
+
+// Every ABI-relevant field of the serialised target, in key order: objects with fixed keys
+// (data-model, capabilities, ...) are walked into; maps (environment, context-ldflags) are one field.
+void collect_abi_fields(const nlohmann::json& object, const std::string& prefix,
+                        std::vector<std::pair<std::string, std::string>>& fields) {
+  for (const auto& [key, value] : object.items()) {
+    std::string path = prefix.empty() ? key : prefix + "." + key;
+    if (is_non_abi(path)) continue;
+    std::string schema_path = path;
+    std::replace(schema_path.begin(), schema_path.end(), '.', '/');
+    const detail::FieldSchema* field = detail::DescriptorSchema::embedded().find(schema_path);
+    if (value.is_object() && field && field->kind == detail::FieldKind::Object) {
+      collect_abi_fields(value, path, fields);
+    } else {
+      fields.emplace_back(path, abi_text(value));
+    }
+  }
 }
 
 std::string relative_input_path(const std::filesystem::path& root, const std::string& file) {
@@ -125,30 +165,9 @@ std::vector<PackageInput> digest_inputs(const CacheKeyRequest& request) {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> abi_fields(const ResolvedTarget& target) {
-  const TargetSpec& spec = target.spec;
-  const Capabilities& caps = spec.capabilities;
-  std::string environment;
-  for (const auto& [name, value] : target.environment) environment += name + "=" + value + ";";
-  return {
-      {"variant", std::string(to_string(spec.variant))},
-      {"goos", spec.goos},
-      {"goarch", spec.goarch},
-      {"triple", spec.triple},
-      {"data_model.pointer", std::to_string(spec.data_model.pointer)},
-      {"data_model.long", std::to_string(spec.data_model.long_size)},
-      {"data_model.ssize_t", std::to_string(spec.data_model.ssize_t_size)},
-      {"capabilities.asyncify", std::string(to_string(caps.asyncify))},
-      {"capabilities.memory64", caps.memory64 ? "true" : "false"},
-      {"capabilities.eh.compile", std::string(to_string(caps.eh.compile))},
-      {"capabilities.eh.final", std::string(to_string(caps.eh.final))},
-      {"capabilities.threads", caps.threads ? "true" : "false"},
-      {"capabilities.context", std::string(to_string(caps.context))},
-      {"build_tags", join_words(spec.build_tags)},
-      {"cflags", join_words(spec.cflags)},
-      {"ldflags", join_words(spec.ldflags)},
-      {"default_stack_size", std::to_string(spec.default_stack_size)},
-      {"environment", environment},
-  };
+  std::vector<std::pair<std::string, std::string>> fields;
+  collect_abi_fields(target_to_json(target), "", fields);
+  return fields;
 }
 
 std::string canonical_cache_key_encoding(const ResolvedTarget& target, const CacheKeyRequest& request,

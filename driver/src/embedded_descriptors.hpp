@@ -1,6 +1,6 @@
-// The built-in descriptors (targets/*.json), embedded at build time by
-// driver/cmake/EmbedDescriptors.cmake so the CLI and the library work from any
-// directory. File names are kept ("targets/wasm.json") for messages.
+// The built-in descriptors (targets/*.json) and their schema (targets/schema.json), embedded
+// at build time by driver/cmake/EmbedDescriptors.cmake so the CLI and the library work from
+// any directory. File names are kept ("targets/wasm.json") for messages.
 #pragma once
 
 #include <cstddef>
@@ -15,5 +15,6 @@ struct EmbeddedFile {
 
 extern const EmbeddedFile kEmbeddedDescriptors[];
 extern const std::size_t kEmbeddedDescriptorCount;
+extern const EmbeddedFile kEmbeddedSchema;
 
 }  // namespace llgo_wasm::detail

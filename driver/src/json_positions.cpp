@@ -9,12 +9,6 @@
 #include <nlohmann/json.hpp>
 
 namespace llgo_wasm {
-
-std::string Location::to_string() const {
-  if (!known()) return file;
-  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
-
 namespace detail {
 
 class PositionScanner {

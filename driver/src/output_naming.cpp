@@ -36,7 +36,7 @@ OutputName name_output(const TargetSpec& spec, const std::string& requested) {
   } else if (std::find(policy.accepted_extensions.begin(), policy.accepted_extensions.end(), extension) ==
              policy.accepted_extensions.end()) {
     throw DriverError("output \"" + requested + "\" ends in " + extension + ", which target " + spec.name + " (" +
-                      std::string(to_string(spec.variant)) + ") does not write; use " +
+                      spec.variant + ") does not write; use " +
                       detail::join(policy.accepted_extensions, " or ") + ", or leave the extension off for " +
                       policy.default_extension);
   }

@@ -2,8 +2,8 @@
 #include "llgo_wasm/resolve.hpp"
 
 #include <algorithm>
-#include <array>
 
+#include "descriptor_schema.hpp"
 #include "environment.hpp"
 #include "llgo_wasm/error.hpp"
 #include "suggest.hpp"
@@ -68,45 +68,38 @@ ContextBackend choose_context(const TargetSpec& spec, const Query& query) {
   const std::string* requested = query.context ? &*query.context : non_empty_environment_value(query, kEnvContext);
   if (!requested) return spec.capabilities.context;
   std::string source = query.context ? "--context" : std::string(kEnvContext);
-  std::vector<std::string> supported;
-  for (auto context : spec.capabilities.supported_contexts) supported.emplace_back(to_string(context));
-  auto context = parse_context_backend(*requested);
-  if (!context) {
-    std::vector<std::string> all(context_backend_names().begin(), context_backend_names().end());
+  const std::vector<ContextBackend>& supported = spec.capabilities.supported_contexts;
+  if (std::find(supported.begin(), supported.end(), *requested) != supported.end()) return *requested;
+  // Only now the schema's list of every backend, to tell a typo from an unsupported backend.
+  const std::vector<std::string>& all = detail::DescriptorSchema::embedded().context_backends();
+  if (std::find(all.begin(), all.end(), *requested) == all.end()) {
     throw DriverError(source + "=" + *requested + " is not a context backend" + detail::did_you_mean(*requested, all) +
                       "; target " + spec.name + " supports " + detail::join(supported));
   }
-  const auto& list = spec.capabilities.supported_contexts;
-  if (std::find(list.begin(), list.end(), *context) == list.end()) {
-    throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
-                      detail::join(supported));
-  }
-  return *context;
+  throw DriverError(source + "=" + *requested + " is not supported by target " + spec.name + "; it supports " +
+                    detail::join(supported));
 }
 
-bool is_unix_goos(std::string_view goos) {
-  // Go's own list (go/build: unixOS).
-  static constexpr std::array<std::string_view, 12> kUnix = {"aix",   "android", "darwin", "dragonfly",
-                                                              "freebsd", "hurd", "illumos", "ios",
-                                                              "linux", "netbsd", "openbsd", "solaris"};
-  return std::find(kUnix.begin(), kUnix.end(), goos) != kUnix.end();
+// The effective value of every variable that selects among this platform's descriptors:
+// what the chosen descriptor requires, else the unset meaning. A resolved target loaded
+// again keeps the environment it records.
+std::map<std::string, std::string> effective_environment(const DescriptorSet& descriptors,
+                                                         const TargetDescriptor& descriptor) {
+  if (descriptor.recorded_environment) return *descriptor.recorded_environment;
+  std::map<std::string, std::string> environment;
+  for (const auto& other : descriptors.targets()) {
+    if (other.spec.goos != descriptor.spec.goos || other.spec.goarch != descriptor.spec.goarch) continue;
+    for (const auto& [name, value] : other.required_environment) {
+      auto required = descriptor.required_environment.find(name);
+      environment[name] = required != descriptor.required_environment.end()
+                              ? required->second
+                              : std::string(detail::wasi_threads_variable().unset_means);
+    }
+  }
+  return environment;
 }
 
 }  // namespace
-
-std::vector<std::string> resolved_build_tags(const TargetSpec& spec) {
-  std::vector<std::string> tags;
-  tags.reserve(spec.build_tags.size() + 5);
-  tags = spec.build_tags;
-  tags.push_back(spec.goos);
-  tags.push_back(spec.goarch);
-  tags.push_back("llgo");
-  if (is_unix_goos(spec.goos)) tags.push_back("unix");
-  tags.push_back(context_build_tag(spec.capabilities.context));
-  std::sort(tags.begin(), tags.end());
-  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
-  return tags;
-}
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
   // Checked whatever the target: a typo here must never silently mean "0".
@@ -158,18 +151,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
     descriptor = &find_platform_default(descriptors, goos, goarch, query);
   }
 
-  // The effective value of every variable that selects among this platform's
-  // descriptors: what the chosen descriptor requires, else the unset meaning.
-  std::map<std::string, std::string> environment;
-  for (const auto& other : descriptors.targets()) {
-    if (other.spec.goos != descriptor->spec.goos || other.spec.goarch != descriptor->spec.goarch) continue;
-    for (const auto& [name, value] : other.required_environment) {
-      auto required = descriptor->required_environment.find(name);
-      environment[name] = required != descriptor->required_environment.end()
-                              ? required->second
-                              : std::string(detail::wasi_threads_variable().unset_means);
-    }
-  }
+  std::map<std::string, std::string> environment = effective_environment(descriptors, *descriptor);
   const std::string* said_wasi_threads = non_empty_environment_value(query, kEnvWasiThreads);
   if (auto effective = environment.find(std::string(kEnvWasiThreads));
       said_wasi_threads && effective != environment.end() && effective->second != wasi_threads) {
@@ -178,7 +160,6 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
-  spec.build_tags = resolved_build_tags(spec);
   return ResolvedTarget{
       .spec = std::move(spec),
       .goos_origin = goos_origin,

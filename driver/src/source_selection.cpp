@@ -21,7 +21,8 @@ bool is_runtime_source(const std::filesystem::path& path) {
   return extension == ".c" || extension == ".h" || extension == ".S" || extension == ".s";
 }
 
-SourceDecision decide(const ResolvedTarget& target, const std::filesystem::path& path, const std::string& display_name) {
+// `tags`: the target's effective build tags (sorted).
+SourceDecision decide(const std::vector<std::string>& tags, const std::filesystem::path& path, const std::string& display_name) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DriverError(display_name + ": cannot read the file");
   SourceDecision decision;
@@ -51,7 +52,6 @@ SourceDecision decide(const ResolvedTarget& target, const std::filesystem::path&
     throw DriverError(display_name + ": no //llgo:build line; every runtime source states the targets it is built for, "
                                      "e.g. \"//llgo:build wasm && wasip1\" (use \"//llgo:build llgo\" for every target)");
   }
-  const auto& tags = target.spec.build_tags;
   decision.selected = constraint->evaluate(tags);
   for (const auto& tag : constraint->tags()) {
     decision.tag_values.emplace_back(tag, std::binary_search(tags.begin(), tags.end(), tag));
@@ -78,8 +78,9 @@ std::vector<SourceDecision> select_runtime_sources(const ResolvedTarget& target,
   }
   std::sort(files.begin(), files.end(),
             [](const auto& a, const auto& b) { return a.filename().string() < b.filename().string(); });
+  const std::vector<std::string> tags = effective_flags(target.spec).build_tags;
   std::vector<SourceDecision> decisions;
-  for (const auto& file : files) decisions.push_back(decide(target, file, file.string()));
+  for (const auto& file : files) decisions.push_back(decide(tags, file, file.string()));
   return decisions;
 }
 

@@ -1,6 +1,6 @@
 // Command go-client resolves the five llgo-wasm variants through the driver's C API,
 // the way LLGo (a Go program) calls it through cgo, prints them, and exits non-zero
-// when any result differs from the variant table in ARCHITECTURE.md.
+// when any result differs from the variant table in docs/architecture.md.
 package main
 
 /*
@@ -68,7 +68,7 @@ type ResolvedTarget struct {
 		Pointer int `json:"pointer"`
 		Long    int `json:"long"`
 		SSizeT  int `json:"ssize_t"`
-	} `json:"data_model"`
+	} `json:"data-model"`
 	Capabilities struct {
 		Asyncify string `json:"asyncify"`
 		Memory64 bool   `json:"memory64"`
@@ -77,7 +77,9 @@ type ResolvedTarget struct {
 			Final   string `json:"final"`
 		} `json:"eh"`
 		Threads bool   `json:"threads"`
-		Context string `json:"context"`
+		Context struct {
+			Default string `json:"default"`
+		} `json:"context"`
 	} `json:"capabilities"`
 	Output struct {
 		DefaultExtension string `json:"default_extension"`
@@ -145,10 +147,10 @@ func main() {
 		}
 		fmt.Printf("%-7s %-15s %-6s/%-5s %-27s ptr/long/ssize_t %d/%d/%d asyncify=%-10s context=%-16s eh=%s/%s ext=%q\n",
 			got.Variant, got.Name, got.GOOS, got.GOARCH, got.Triple, got.DataModel.Pointer, got.DataModel.Long,
-			got.DataModel.SSizeT, got.Capabilities.Asyncify, got.Capabilities.Context, got.Capabilities.EH.Compile,
+			got.DataModel.SSizeT, got.Capabilities.Asyncify, got.Capabilities.Context.Default, got.Capabilities.EH.Compile,
 			got.Capabilities.EH.Final, got.Output.DefaultExtension)
 		ok := got.Variant == want.variant && got.Capabilities.Asyncify == want.asyncify &&
-			got.Capabilities.Context == want.context && got.Capabilities.EH.Final == want.ehFinal &&
+			got.Capabilities.Context.Default == want.context && got.Capabilities.EH.Final == want.ehFinal &&
 			got.Implied.GOOS == want.implied && got.DataModel.SSizeT == got.DataModel.Pointer
 		if want.triple != "" {
 			ok = ok && got.Triple == want.triple && got.DataModel.Pointer == want.pointer && got.DataModel.Long == want.pointer

@@ -41,7 +41,10 @@ typedef void (*llgo_go_fn)(void *arg);
  * Runs `main_fn(argc, argv)` (package init + main) as the first goroutine while
  * the caller stays on the system stack, and returns main's status as soon as
  * main_fn returns - even if other goroutines are still runnable or parked (as
- * Go does). Call it once per process, e.g. from the C `main`:
+ * Go does). Under Emscripten (J32, J64) it ends the program with that status
+ * instead of returning it: after a goroutine switch the C `main` may no longer
+ * be on the JavaScript stack to return to. Call it once per process, e.g. from
+ * the C `main`:
  *     int main(int argc, char **argv) { return llgo_run_main(program_main, argc, argv); }
  * Deadlocks, unrecovered panics and broken invariants do not return: they print
  * to stderr and exit the process with status 2.
@@ -85,15 +88,33 @@ _Noreturn void llgo_goexit(void);
 /* ---- panic / defer / recover ------------------------------------------- */
 
 /* Starts a panic with `msg` (copied by pointer: it must stay valid). Deferred
- * calls run in LIFO order; if none recovers, prints "panic: <msg>" to stderr
- * and exits with status 2. */
+ * calls run in LIFO order; if none recovers, prints Go's panic chain to stderr
+ * ("panic: <msg>" per active panic, oldest first, later ones after a tab,
+ * " [recovered]" after one recovered and panicked over), then
+ * "\ngoroutine <id> [running]\n", and exits with status 2.
+ * Go's own trace line ends in ':' and is followed by the stack trace; this
+ * runtime has none, so its line has no ':'.
+ * Nested panics follow Go: a panic started inside a deferred call and recovered
+ * before it leaves that call does not affect the panic that runs the call (a
+ * deferred call may run a helper that panics and recovers by itself); one that
+ * leaves the deferred call aborts the older panic, which stays in the printed
+ * chain. */
 _Noreturn void llgo_panic(const char *msg);
 
-/* Inside a deferred call during a panic: stops the panic and returns its
- * message; the function whose defer frame is running returns normally after
- * its remaining deferred calls. Anywhere else (or during Goexit): NULL.
- * Difference from Go: it also recovers when called from a function that a
- * deferred call calls, not only directly by the deferred function. */
+/* Inside a deferred call that a panic runs: stops that panic (the newest) and
+ * returns its message. When the deferred call returns, the panic and the ones
+ * it aborted are gone, and the function whose frame ran the call returns
+ * normally after its remaining deferred calls (which run as for a return, so a
+ * later panic among them is printed alone). NULL anywhere else: outside a
+ * deferred call, in a deferred call that a normal return runs (even while an
+ * outer panic is active), during Goexit, or once the panic is recovered.
+ * Difference from Go: it also recovers when called from a function that the
+ * deferred call calls, not only directly by the deferred function (Go returns
+ * nil there). The runtime cannot tell the two apart soundly from C: on wasm no
+ * frame or return address identifies the caller. A compiler could: the
+ * runtime would mark the deferred call it is about to run, and a function
+ * containing recover() would take the mark at its entry only when it is that
+ * call's own function (a new entry point for generated code; not provided). */
 const char *llgo_recover(void);
 
 /* Prints "fatal error: <msg>" to stderr and exits with status 2. Never returns. */
@@ -130,6 +151,8 @@ typedef struct llgo_defer_frame {
   struct llgo_defer_frame *outer; /* the caller's frame in this goroutine */
   llgo_defer_record *records;     /* deferred calls, newest first */
   llgo_g *owner;                  /* the goroutine whose stack holds this frame */
+  struct llgo_panic_record *panic; /* the panic/Goexit its deferred calls run for, or NULL */
+  int calling;                    /* inside one of its deferred calls */
 } llgo_defer_frame;
 
 /* Registers `frame` as the current goroutine's innermost frame. Use only

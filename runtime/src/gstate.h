@@ -25,7 +25,7 @@
 typedef struct llgo_panic_record {
   const char *message;
   int recovered; /* llgo_recover returned it */
-  int aborted;   /* a newer panic started while its deferred calls ran */
+  int aborted;   /* a newer panic reached a frame running deferred calls for it */
   int goexit;    /* this record is a Goexit, not a panic */
   struct llgo_panic_record *link;
 } llgo_panic_record;

@@ -1,21 +1,34 @@
 //llgo:build llgo
 /*
  * panic.c - defer frames, panic, recover and Goexit for every scheduler
- * backend, built on setjmp/longjmp within one goroutine's stack.
+ * backend, built on setjmp/longjmp within one goroutine's stack, with Go's
+ * semantics (Go 1.19's gopanic/gorecover/printpanics are the model).
  *
  * A panic (or Goexit) pushes a record on the goroutine's panic chain and
- * longjmps to the innermost defer frame, whose llgo_defer_end runs the
- * deferred calls (newest first) and then either returns normally (nothing
- * active, or a deferred call recovered) or longjmps on to the next outer frame.
+ * longjmps to the innermost defer frame. A frame's llgo_defer_end runs its
+ * deferred calls (newest first) for the panic that reached it (frame->panic),
+ * or for a normal return (NULL). Three rules follow Go:
+ *   - a panic that reaches a frame whose deferred calls were running for an
+ *     older panic aborts that older one (it stays on the chain and is printed);
+ *   - recover stops the newest panic only from a deferred call that the frame
+ *     runs for that panic (not from one run by a normal return), and the
+ *     recovery takes effect when that deferred call returns: the recovered panic
+ *     and the aborted ones under it are dropped, and the frame's function returns
+ *     normally (its remaining deferred calls run as for a return), unless an
+ *     aborted Goexit is under them: then the Goexit resumes from this frame;
+ *   - panics started before the frame existed stay active: a deferred call that
+ *     runs a helper which panics and recovers does not stop the outer panic.
  * The goroutine's base frame (llgo_g_run_body) ends a Goexit and turns an
- * unrecovered panic into "panic: <msg>" + exit 2. All state lives in the G, so
- * a goroutine may yield inside a deferred call; a longjmp never leaves the
- * current goroutine's stack (frames are checked against their owner).
+ * unrecovered panic into Go's "panic: <msg>" chain + exit 2. All state lives in
+ * the G and its frames, so a goroutine may yield inside a deferred call; a
+ * longjmp never leaves the current goroutine's stack (frames are checked).
  *
- * Limit (documented in llgo_runtime.h): recover returns the active panic from
- * anywhere inside a deferred call's dynamic extent, not only when called
- * directly by the deferred function as Go requires.
+ * Limit (documented in llgo_runtime.h): recover also stops the panic when it is
+ * called from a function that the deferred call calls, not only directly by the
+ * deferred function as Go requires: C code gives the runtime no sound way to see
+ * which function called it (no frame or return addresses on wasm).
  */
+#include "exit_process.h"
 #include "gstate.h"
 
 #include <stdio.h>
@@ -49,6 +62,8 @@ void llgo_defer_enter(llgo_defer_frame *frame) {
   frame->outer = g->defer_top;
   frame->records = NULL;
   frame->owner = g;
+  frame->panic = NULL;
+  frame->calling = 0;
   g->defer_top = frame;
 }
 
@@ -65,9 +80,15 @@ void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg) {
   frame->records = record;
 }
 
-/* Continues an active panic/Goexit at the innermost frame of `g`. */
-static _Noreturn void unwind_to_innermost_frame(llgo_g *g) {
-  longjmp(g->defer_top->jump, 1);
+/* Continues the newest panic (or Goexit) of `g` at `frame`, whose deferred calls
+ * now run for it. If they were running for an older panic, one of them panicked:
+ * the older panic is aborted (Go: a panic reaching a started deferred call). */
+static _Noreturn void unwind_to(llgo_g *g, llgo_defer_frame *frame) {
+  if (frame->panic != NULL && frame->panic != g->panic) {
+    frame->panic->aborted = 1;
+  }
+  frame->panic = g->panic;
+  longjmp(frame->jump, 1);
 }
 
 static void start_unwinding(llgo_g *g, const char *message, int goexit) {
@@ -80,9 +101,6 @@ static void start_unwinding(llgo_g *g, const char *message, int goexit) {
   record->aborted = 0;
   record->goexit = goexit;
   record->link = g->panic;
-  if (g->panic != NULL && !g->panic->goexit) {
-    g->panic->aborted = 1; /* this panic replaces it */
-  }
   g->panic = record;
 }
 
@@ -93,31 +111,53 @@ _Noreturn void llgo_panic(const char *msg) {
     llgo_die_of_panic(&outside);
   }
   start_unwinding(g, outside.message, 0);
-  unwind_to_innermost_frame(g);
+  unwind_to(g, g->defer_top);
 }
 
 _Noreturn void llgo_goexit(void) {
   llgo_g *g = running_g_or_die("llgo_goexit");
   start_unwinding(g, NULL, 1);
-  unwind_to_innermost_frame(g);
+  unwind_to(g, g->defer_top);
 }
 
 const char *llgo_recover(void) {
   llgo_g *g = llgo_current_g();
-  if (g == NULL || g->panic == NULL || g->panic->goexit || g->panic->recovered) {
+  if (g == NULL || g->panic == NULL) {
     return NULL;
   }
-  g->panic->recovered = 1;
-  return g->panic->message;
+  /* The innermost frame that is inside one of its deferred calls: that call
+   * must be running for the newest panic. */
+  llgo_defer_frame *frame = g->defer_top;
+  while (frame != NULL && !frame->calling) {
+    frame = frame->outer;
+  }
+  llgo_panic_record *panic = g->panic;
+  if (frame == NULL || frame->panic != panic || panic->goexit || panic->recovered) {
+    return NULL;
+  }
+  panic->recovered = 1;
+  return panic->message;
 }
 
-/* After a recovery: drop the recovered panic and the ones it replaced. A
- * Goexit underneath stays active (Go resumes the Goexit). */
-static void drop_recovered_panics(llgo_g *g) {
-  while (g->panic != NULL && !g->panic->goexit) {
-    llgo_panic_record *done = g->panic;
-    g->panic = done->link;
-    free(done);
+static void pop_panic(llgo_g *g) {
+  llgo_panic_record *done = g->panic;
+  g->panic = done->link;
+  free(done);
+}
+
+/* A deferred call of `frame` recovered frame->panic (the newest) and returned:
+ * drop it and the panics it aborted. The function then returns normally, or, if
+ * an aborted Goexit is underneath, the Goexit resumes here (as Go does). */
+static void recover_at(llgo_g *g, llgo_defer_frame *frame) {
+  pop_panic(g);
+  while (g->panic != NULL && g->panic->aborted && !g->panic->goexit) {
+    pop_panic(g);
+  }
+  if (g->panic != NULL && g->panic->goexit && g->panic->aborted) {
+    g->panic->aborted = 0;
+    frame->panic = g->panic;
+  } else {
+    frame->panic = NULL;
   }
 }
 
@@ -126,23 +166,26 @@ void llgo_defer_end(llgo_defer_frame *frame) {
   check_innermost(g, frame, "llgo_defer_end");
   /* A deferred call that panics longjmps back into this frame and we come here
    * again: each record is unlinked before its call, so none runs twice. */
+  frame->calling = 0;
   llgo_defer_record *record;
   while ((record = frame->records) != NULL) {
     frame->records = record->next;
     void (*fn)(void *) = record->fn;
     void *arg = record->arg;
     free(record);
+    frame->calling = 1;
     fn(arg);
+    frame->calling = 0;
+    if (frame->panic != NULL && frame->panic->recovered) {
+      recover_at(g, frame);
+    }
   }
   g->defer_top = frame->outer;
-  if (g->panic != NULL && g->panic->recovered) {
-    drop_recovered_panics(g);
-  }
-  if (g->panic == NULL) {
-    return; /* normal return, or recovered: the function returns normally */
+  if (frame->panic == NULL) {
+    return; /* a normal return, or recovered: the function returns normally */
   }
   if (frame->outer != NULL) {
-    longjmp(frame->outer->jump, 1);
+    unwind_to(g, frame->outer);
   }
   if (!g->panic->goexit) {
     llgo_die_of_panic(g->panic);
@@ -156,7 +199,7 @@ int llgo_g_run_body(llgo_g *g) {
     g->fn(g->arg);
   }
   llgo_defer_end(&base);
-  int ended_by_goexit = g->panic != NULL;
+  int ended_by_goexit = base.panic != NULL;
   llgo_g_clear_panics(g);
   return ended_by_goexit;
 }
@@ -190,5 +233,5 @@ _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic) {
     fprintf(stderr, "\ngoroutine %llu [running]\n", (unsigned long long)g->id);
   }
   fflush(stderr);
-  exit(2);
+  llgo_exit_process(2);
 }

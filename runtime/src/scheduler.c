@@ -306,7 +306,7 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) 
   }
   after_resume();
   sched.p_status = LLGO_P_IDLE;
-  return sched.main_status;
+  return llgo_platform_main_returned(sched.main_status);
 }
 
 /* ---- test hooks ---- */

@@ -11,6 +11,7 @@
 
 #include "llgo_wasm/descriptors.hpp"
 #include "llgo_wasm/resolve.hpp"
+#include "test_support.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -29,8 +30,8 @@ int pointer_width_of(const std::string& triple) {
 TEST(BuiltinDescriptors, AreTheFiveVariantsOnceEach) {
   std::multiset<Variant> variants;
   for (const auto& target : builtin_descriptors().targets()) variants.insert(target.spec.variant);
-  for (Variant variant : {Variant::J32, Variant::J64, Variant::P1, Variant::P1T, Variant::Native}) {
-    EXPECT_EQ(variants.count(variant), 1u) << to_string(variant);
+  for (Variant variant : {"J32", "J64", "P1", "P1T", "native"}) {
+    EXPECT_EQ(variants.count(variant), 1u) << variant;
   }
   EXPECT_EQ(builtin_descriptors().names(),
             (std::vector<std::string>{"host", "js-wasm", "wasip1", "wasip1-threads", "wasm"}));
@@ -87,10 +88,10 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     if (emscripten) {
       EXPECT_EQ(spec.goos, "js");
       EXPECT_TRUE(contains(spec.environments, "node"));
-      EXPECT_TRUE(contains(spec.ldflags, "-sENVIRONMENT=web,webview,worker,node"));
+      EXPECT_TRUE(contains(effective_flags(spec).ldflags, "-sENVIRONMENT=web,webview,worker,node"));
       EXPECT_TRUE(contains(spec.build_tags, "emscripten"));
       EXPECT_EQ(caps.asyncify, AsyncifyMode::Emscripten);
-      EXPECT_EQ(caps.context, ContextBackend::EmscriptenFiber);
+      EXPECT_EQ(caps.context, "emscripten-fiber");
       EXPECT_EQ(spec.output.accepted_extensions, (std::vector<std::string>{".js", ".mjs"}));
       EXPECT_EQ(spec.output.default_extension, ".js");
       EXPECT_EQ(spec.runner, Runner::Node);
@@ -114,6 +115,18 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
   }
 }
 
+// The built-in set is precompiled at build time; it is exactly what loading the embedded
+// sources gives, and custom descriptors still inherit from its (lazily parsed) sources.
+TEST(BuiltinDescriptors, PrecompiledSetEqualsTheLoadedSources) {
+  DescriptorSet loaded = DescriptorSet::load(builtin_descriptor_sources());
+  EXPECT_EQ(builtin_descriptors().targets(), loaded.targets());
+  TargetDescriptor custom = builtin_descriptors().load_source({"custom/x.json", R"({"name": "x", "inherits": "wasi-base", "variant": "P1",
+      "triple": "wasm32-unknown-wasip1", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}, "runner": "wasi",
+      "capabilities": {"asyncify": "post-link", "eh": {"compile": "legacy", "final": "exnref"},
+                       "context": {"default": "asyncify", "supported": ["asyncify"]}}})"});
+  EXPECT_EQ(custom.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json", "custom/x.json"}));
+}
+
 TEST(BuiltinDescriptors, PlatformDefaultsAreUnambiguous) {
   std::set<std::string> seen;
   for (const auto& target : builtin_descriptors().targets()) {
@@ -130,7 +143,7 @@ TEST(BuiltinDescriptors, EveryResolvedTargetRoundTripsThroughJson) {
     for (const auto& context : builtin_descriptors().find(name)->spec.capabilities.supported_contexts) {
       Query query;
       query.target = name;
-      query.context = std::string(to_string(context));
+      query.context = context;
       ResolvedTarget target = resolve_target(builtin_descriptors(), query);
       nlohmann::json json = target_to_json(target);
       ResolvedTarget again = target_from_json(json);
@@ -142,21 +155,27 @@ TEST(BuiltinDescriptors, EveryResolvedTargetRoundTripsThroughJson) {
   }
 }
 
-// targets/schema.json (for editors and other tools) and the loader accept the same keys
-// and the same enumerated values.
+// targets/schema.json (which the loader embeds and reads) names the same keys and the same
+// enumerated values as the C++ side: the loader's key list, the enum spellings, and what a
+// serialised target holds.
+nlohmann::json resolve_ref(const nlohmann::json& node, const nlohmann::json& definitions) {
+  if (!node.contains("$ref")) return node;
+  return resolve_ref(definitions[node["$ref"].get<std::string>().substr(8)], definitions);
+}
+
 void collect_schema_keys(const nlohmann::json& properties, const std::string& prefix, std::set<std::string>& keys,
                          std::map<std::string, nlohmann::json>& enums, const nlohmann::json& definitions) {
   for (const auto& [key, property] : properties.items()) {
     std::string path = prefix.empty() ? key : prefix + "/" + key;
     keys.insert(path);
-    nlohmann::json resolved = property;
-    if (resolved.contains("$ref")) resolved = definitions[resolved["$ref"].get<std::string>().substr(8)];
-    if (resolved.contains("items") && resolved["items"].contains("$ref")) {
-      resolved = definitions[resolved["items"]["$ref"].get<std::string>().substr(8)];
-    }
+    nlohmann::json resolved = resolve_ref(property, definitions);
+    if (resolved.contains("items")) resolved = resolve_ref(resolved["items"], definitions);
     if (resolved.contains("enum")) enums[path] = resolved["enum"];
-    if (property.contains("properties") && path != "requires-env") {
-      collect_schema_keys(property["properties"], path, keys, enums, definitions);
+    nlohmann::json shape = resolve_ref(property, definitions);
+    if (shape.contains("properties")) collect_schema_keys(shape["properties"], path, keys, enums, definitions);
+    if (shape.contains("additionalProperties") && shape["additionalProperties"].is_object()) {
+      nlohmann::json member = resolve_ref(shape["additionalProperties"], definitions);
+      if (member.contains("properties")) collect_schema_keys(member["properties"], path + "/*", keys, enums, definitions);
     }
   }
 }
@@ -171,12 +190,66 @@ TEST(BuiltinDescriptors, JsonSchemaMatchesTheLoader) {
   std::vector<std::string> loader = descriptor_schema_keys();
   EXPECT_EQ(schema_keys, std::set<std::string>(loader.begin(), loader.end()));
   auto names = [](const std::vector<std::string_view>& list) { return nlohmann::json(std::vector<std::string>(list.begin(), list.end())); };
-  EXPECT_EQ(enums["variant"], names(variant_names()));
   EXPECT_EQ(enums["capabilities/asyncify"], names(asyncify_mode_names()));
   EXPECT_EQ(enums["capabilities/eh/compile"], names(exception_model_names()));
-  EXPECT_EQ(enums["capabilities/context/default"], names(context_backend_names()));
-  EXPECT_EQ(enums["capabilities/context/supported"], names(context_backend_names()));
+  // Variants and context backends are listed only in the schema; the loader checks them there.
+  EXPECT_EQ(enums["capabilities/context/default"], enums["capabilities/context/supported"]);
   EXPECT_EQ(enums["runner"], names(runner_names()));
+  EXPECT_EQ(enums["origin/goos"], names(origin_names()));
+}
+
+// Every key a serialised target holds is a schema key, and every inherited schema key is
+// written by some built-in target: the schema and spec_to_json/target_to_json list the same fields.
+void collect_json_paths(const nlohmann::json& object, const std::string& prefix, std::set<std::string>& paths) {
+  for (const auto& [key, value] : object.items()) {
+    std::string path = prefix.empty() ? key : prefix + "/" + key;
+    // Map members (engines, context-ldflags, environment) are named "*" in the schema.
+    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "environment" ||
+               prefix == "overridden-environment";
+    if (map) path = prefix + "/*";
+    paths.insert(path);
+    if (value.is_object()) collect_json_paths(value, path, paths);
+  }
+}
+
+TEST(BuiltinDescriptors, SchemaAndSerialisedTargetsHaveTheSameKeys) {
+  std::vector<std::string> loader = descriptor_schema_keys();
+  std::set<std::string> schema(loader.begin(), loader.end());
+  std::set<std::string> written;
+  for (const auto& name : builtin_descriptors().names()) {
+    Query query;
+    query.target = name;
+    collect_json_paths(target_to_json(resolve_target(builtin_descriptors(), query)), "", written);
+  }
+  for (const auto& path : written) {
+    // Map members of string maps are the map's own values, not keys of the schema.
+    if (path.size() > 2 && path.compare(path.size() - 2, 2, "/*") == 0 && !schema.count(path)) continue;
+    EXPECT_TRUE(schema.count(path)) << "a serialised target writes \"" << path << "\", which targets/schema.json lacks";
+  }
+  for (const auto& path : schema) {
+    bool identity = path == "name" || path == "inherits" || path == "abstract" || path == "platform-default" ||
+                    path == "requires-env" || path == "host" || path == "output-file" || path.rfind("output-file/", 0) == 0;
+    if (identity) continue;
+    EXPECT_TRUE(written.count(path)) << "targets/schema.json has \"" << path << "\", which no serialised target writes";
+  }
+}
+
+// `llgo-wasm resolve --json --target X > t.json; llgo-wasm resolve --json --target t.json` prints
+// the same: a resolved target loads back as a descriptor and resolves to itself.
+TEST(BuiltinDescriptors, EveryResolvedTargetLoadsBackAsItself) {
+  testing::TemporaryDirectory directory("round-trip");
+  for (const auto& name : builtin_descriptors().names()) {
+    for (const auto& context : builtin_descriptors().find(name)->spec.capabilities.supported_contexts) {
+      Query query;
+      query.target = name;
+      query.context = context;
+      nlohmann::json first = target_to_json(resolve_target(builtin_descriptors(), query));
+      auto file = directory.write(name + "-" + *query.context + ".json", first.dump(2));
+      Query again;
+      again.target = file.string();
+      EXPECT_EQ(target_to_json(resolve_target(builtin_descriptors(), again)), first) << name << " / " << *query.context;
+    }
+  }
 }
 
 }  // namespace

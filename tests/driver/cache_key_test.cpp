@@ -164,19 +164,22 @@ std::vector<FieldChange> field_changes() {
       {"goos", "/goos", "js"},
       {"goarch", "/goarch", "wasm64"},
       {"triple", "/triple", "wasm32-wasi"},
-      {"data_model.pointer", "/data_model/pointer", 8},
-      {"data_model.long", "/data_model/long", 8},
-      {"data_model.ssize_t", "/data_model/ssize_t", 8},
+      {"data-model.pointer", "/data-model/pointer", 8},
+      {"data-model.long", "/data-model/long", 8},
+      {"data-model.ssize_t", "/data-model/ssize_t", 8},
       {"capabilities.asyncify", "/capabilities/asyncify", "none"},
       {"capabilities.memory64", "/capabilities/memory64", true},
       {"capabilities.eh.compile", "/capabilities/eh/compile", "exnref"},
       {"capabilities.eh.final", "/capabilities/eh/final", "legacy"},
       {"capabilities.threads", "/capabilities/threads", true},
-      {"capabilities.context", "/capabilities/context", "pthread"},
-      {"build_tags", "/build_tags", json::array({"llgo", "nogc", "wasip1", "wasm"})},
+      {"capabilities.context.default", "/capabilities/context/default", "pthread"},
+      {"build-tags", "/build-tags", json::array({"nogc", "extra"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
-      {"default_stack_size", "/default_stack_size", 131072},
+      {"context-ldflags", "/context-ldflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
+      {"environments", "/environments", json::array({"node"})},
+      {"asyncify-imports", "/asyncify-imports", json::array({"env.host_yield"})},
+      {"default-stack-size", "/default-stack-size", 131072},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},
   };
 }
@@ -206,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(CacheKey, AbiField, ::testing::ValuesIn(field_changes()
                          [](const ::testing::TestParamInfo<FieldChange>& info) {
                            std::string name = info.param.field;
                            for (char& c : name) {
-                             if (c == '.') c = '_';
+                             if (c == '.' || c == '-') c = '_';
                            }
                            return name;
                          });
@@ -224,11 +227,12 @@ TEST(CacheKey, NonAbiFieldsDoNotChangeTheKey) {
   write_package(directory);
   ResolvedTarget base = resolve_named("wasip1");
   json changed_json = target_to_json(base);
-  changed_json["descriptor_files"] = json::array({"/somewhere/else/targets/wasip1.json"});
+  changed_json["descriptor-files"] = json::array({"/somewhere/else/targets/wasip1.json"});
   changed_json["origin"] = {{"goos", "environment"}, {"goarch", "environment"}};
-  changed_json["output"]["accepted_extensions"] = json::array({".wasm", ".out"});
+  changed_json["output"]["accepted-extensions"] = json::array({".wasm", ".out"});
   changed_json["runner"] = "wasi-threads";
-  changed_json["overridden_environment"] = {{"GOOS", "js"}};
+  changed_json["engines"] = {{"other", {{"command", {"other-engine", "{program}"}}}}};
+  changed_json["overridden-environment"] = {{"GOOS", "js"}};
   ResolvedTarget changed = target_from_json(changed_json);
   EXPECT_EQ(compute_cache_key(base, request_for(directory)).hex, compute_cache_key(changed, request_for(directory)).hex);
 }

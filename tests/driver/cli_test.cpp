@@ -1,5 +1,5 @@
 // The llgo-wasm command as a process: exit codes, stderr, --help, --json output for
-// the five variants (the ARCHITECTURE.md table), sources and cache-key.
+// the five variants (the docs/architecture.md table), sources and cache-key.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -70,11 +70,11 @@ TEST(Cli, ResolveJsonGivesTheVariantTable) {
     json target = json::parse(result.output);
     EXPECT_EQ(target["variant"], row.variant);
     EXPECT_EQ(target["triple"], row.triple);
-    EXPECT_EQ(target["data_model"]["pointer"], row.pointer);
-    EXPECT_EQ(target["data_model"]["long"], row.pointer);
-    EXPECT_EQ(target["data_model"]["ssize_t"], row.pointer);
+    EXPECT_EQ(target["data-model"]["pointer"], row.pointer);
+    EXPECT_EQ(target["data-model"]["long"], row.pointer);
+    EXPECT_EQ(target["data-model"]["ssize_t"], row.pointer);
     EXPECT_EQ(target["capabilities"]["asyncify"], row.asyncify);
-    EXPECT_EQ(target["capabilities"]["context"], row.context);
+    EXPECT_EQ(target["capabilities"]["context"]["default"], row.context);
     EXPECT_EQ(target["capabilities"]["eh"]["final"], row.eh_final);
     EXPECT_EQ(target["capabilities"]["memory64"], std::string(row.variant) == "J64");
   }
@@ -84,11 +84,31 @@ TEST(Cli, ResolveJsonGivesTheVariantTable) {
   EXPECT_EQ(json::parse(run("resolve --json --target=wasm").output)["implied"], (json{{"goos", true}, {"goarch", true}}));
 }
 
+// rustc's --print target-spec-json loads back as a target; so does ours, for every built-in
+// target and context: `resolve --json --target X > t.json; resolve --json --target t.json`.
+TEST(Cli, ResolvedJsonLoadsBackAsTheSameTarget) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli-round-trip");
+  for (const auto& target : json::parse(run("targets --json").output)) {
+    std::string name = target["name"];
+    json first = json::parse(run("resolve --json --target " + name).output);
+    for (const auto& context : first["capabilities"]["context"]["supported"]) {
+      std::string request = "resolve --json --target " + name + " --context " + context.get<std::string>();
+      SCOPED_TRACE(request);
+      CommandResult resolved = run(request);
+      ASSERT_EQ(resolved.status, 0) << resolved.errors;
+      auto file = directory.write(name + "-" + context.get<std::string>() + ".json", resolved.output);
+      CommandResult again = run("resolve --json --target '" + file.string() + "'");
+      ASSERT_EQ(again.status, 0) << again.errors;
+      EXPECT_EQ(again.output, resolved.output);
+    }
+  }
+}
+
 TEST(Cli, FlagsOverrideTheEnvironment) {
   CommandResult result = run("resolve --json --goos wasip1 --env LLGO_WASI_THREADS=1", "GOOS=js GOARCH=wasm");
   ASSERT_EQ(result.status, 0) << result.errors;
   EXPECT_EQ(json::parse(result.output)["variant"], "P1T");
-  EXPECT_EQ(json::parse(run("resolve --json --context ucontext").output)["capabilities"]["context"], "ucontext");
+  EXPECT_EQ(json::parse(run("resolve --json --context ucontext").output)["capabilities"]["context"]["default"], "ucontext");
 }
 
 TEST(Cli, BadInputExitsTwoWithMessageOnStderr) {
@@ -238,7 +258,7 @@ TEST(Cli, CacheKey) {
   EXPECT_NE(first.output, run("cache-key --target wasm --toolchain-id clang=19.1.7 --flag -O2 --dep-key k1 --dep-key k2" + root).output);
   json document = json::parse(run("cache-key --json --target wasip1" + root).output);
   EXPECT_EQ(document["inputs"].size(), 2u);
-  EXPECT_EQ(document["format"], "llgo-wasm-cache-key/1");
+  EXPECT_EQ(document["format"], "llgo-wasm-cache-key/2");
   EXPECT_NE(run("cache-key --explain --target wasip1" + root).output.find("target.triple 21:wasm32-unknown-wasip1\n"),
             std::string::npos);
 }

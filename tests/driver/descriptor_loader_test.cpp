@@ -93,7 +93,7 @@ TEST(DescriptorLoader, ScalarsOverrideAndListsAppendInOrder) {
   EXPECT_EQ(spec.cflags.back(), "-DEXTRA=1");
   EXPECT_EQ(spec.build_tags, (std::vector<std::string>{"nogc", "mytag"}));
   EXPECT_EQ(spec.triple, parent.triple);
-  EXPECT_EQ(spec.variant, Variant::P1);
+  EXPECT_EQ(spec.variant, "P1");
   EXPECT_EQ(descriptor.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json",
                                                          "targets/wasip1.json", "custom/x.json"}));
   // Identity keys are not inherited: a descendant of a platform default is not one.

@@ -1,4 +1,4 @@
-// Resolution: the variant table of ARCHITECTURE.md, and every error case.
+// Resolution: the variant table of docs/architecture.md, and every error case.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -47,21 +47,21 @@ std::vector<Row> variant_table() {
   const HostPlatform& host = host_platform();
   static const std::string host_triple = host.triple;
   return {
-      {"J32", named("wasm"), "wasm", Variant::J32, "js", "wasm32-unknown-emscripten", 4, 4, 4, AsyncifyMode::Emscripten,
-       false, ExceptionModel::Emscripten, ExceptionModel::Emscripten, false, ContextBackend::EmscriptenFiber, ".js",
+      {"J32", named("wasm"), "wasm", "J32", "js", "wasm32-unknown-emscripten", 4, 4, 4, AsyncifyMode::Emscripten,
+       false, ExceptionModel::Emscripten, ExceptionModel::Emscripten, false, "emscripten-fiber", ".js",
        Runner::Node, true},
-      {"J64", environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}}), "js-wasm", Variant::J64, "js",
+      {"J64", environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}}), "js-wasm", "J64", "js",
        "wasm64-unknown-emscripten", 8, 8, 8, AsyncifyMode::Emscripten, true, ExceptionModel::Emscripten,
-       ExceptionModel::Emscripten, false, ContextBackend::EmscriptenFiber, ".js", Runner::Node, false},
-      {"P1", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}}), "wasip1", Variant::P1, "wasip1",
+       ExceptionModel::Emscripten, false, "emscripten-fiber", ".js", Runner::Node, false},
+      {"P1", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}}), "wasip1", "P1", "wasip1",
        "wasm32-unknown-wasip1", 4, 4, 4, AsyncifyMode::PostLink, false, ExceptionModel::Legacy, ExceptionModel::Exnref,
-       false, ContextBackend::Asyncify, ".wasm", Runner::Wasi, false},
+       false, "asyncify", ".wasm", Runner::Wasi, false},
       {"P1T", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", "1"}}), "wasip1-threads",
-       Variant::P1T, "wasip1", "wasm32-wasip1-threads", 4, 4, 4, AsyncifyMode::None, false, ExceptionModel::Legacy,
-       ExceptionModel::Legacy, true, ContextBackend::Pthread, ".wasm", Runner::WasiThreads, false},
-      {"native", environment_query({}), "host", Variant::Native, host.goos.c_str(), host_triple.c_str(),
+       "P1T", "wasip1", "wasm32-wasip1-threads", 4, 4, 4, AsyncifyMode::None, false, ExceptionModel::Legacy,
+       ExceptionModel::Legacy, true, "pthread", ".wasm", Runner::WasiThreads, false},
+      {"native", environment_query({}), "host", "native", host.goos.c_str(), host_triple.c_str(),
        host.data_model.pointer, host.data_model.long_size, host.data_model.ssize_t_size, AsyncifyMode::None, false,
-       ExceptionModel::Host, ExceptionModel::Host, true, ContextBackend::Pthread, "", Runner::Native, false},
+       ExceptionModel::Host, ExceptionModel::Host, true, "pthread", "", Runner::Native, false},
   };
 }
 
@@ -85,16 +85,16 @@ TEST(Resolve, VariantTable) {
     EXPECT_EQ(target.implied_goos(), row.implied);
     EXPECT_EQ(target.implied_goarch(), row.implied);
     // The tag set always holds goos, goarch, llgo and exactly one context tag.
-    const auto& tags = spec.build_tags;
+    const std::vector<std::string> tags = effective_flags(spec).build_tags;
     EXPECT_TRUE(std::is_sorted(tags.begin(), tags.end()));
     EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), spec.goos));
     EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), spec.goarch));
     EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), "llgo"));
     EXPECT_EQ(std::count_if(tags.begin(), tags.end(), [](const std::string& t) { return t.rfind("llgo.context_", 0) == 0; }), 1);
     EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), context_build_tag(row.context)));
-    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "tinygo.wasm"), row.variant == Variant::J32);
-    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "llgo.wasi_threads"), row.variant == Variant::P1T);
-    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "nogc"), row.variant != Variant::Native);
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "tinygo.wasm"), row.variant == "J32");
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "llgo.wasi_threads"), row.variant == "P1T");
+    EXPECT_EQ(std::binary_search(tags.begin(), tags.end(), "nogc"), row.variant != "native");
   }
 }
 
@@ -108,7 +108,7 @@ TEST(Resolve, EveryNamedTargetNeedsNoGoosGoarch) {
 
 TEST(Resolve, TargetWasmWinsOverTheEnvironmentAndRecordsIt) {
   ResolvedTarget target = resolve(named("wasm", {{"GOOS", "wasip1"}, {"GOARCH", "amd64"}, {"LLGO_WASI_THREADS", "1"}}));
-  EXPECT_EQ(target.spec.variant, Variant::J32);
+  EXPECT_EQ(target.spec.variant, "J32");
   EXPECT_EQ(target.spec.goos, "js");
   EXPECT_EQ(target.spec.goarch, "wasm");
   EXPECT_TRUE(target.implied_goos());
@@ -120,7 +120,7 @@ TEST(Resolve, TargetWasmWinsOverTheEnvironmentAndRecordsIt) {
 
 TEST(Resolve, NamedWasiTargetsWinOverLlgoWasiThreads) {
   ResolvedTarget p1 = resolve(named("wasip1", {{"LLGO_WASI_THREADS", "1"}}));
-  EXPECT_EQ(p1.spec.variant, Variant::P1);
+  EXPECT_EQ(p1.spec.variant, "P1");
   EXPECT_EQ(p1.environment.at("LLGO_WASI_THREADS"), "0");
   EXPECT_EQ(p1.overridden_environment.at("LLGO_WASI_THREADS"), "1");
   ResolvedTarget p1t = resolve(named("wasip1-threads"));
@@ -131,7 +131,7 @@ TEST(Resolve, NamedWasiTargetsWinOverLlgoWasiThreads) {
 TEST(Resolve, LlgoWasiThreadsAcceptsOnlyOneZeroOrEmpty) {
   for (const char* value : {"0", ""}) {
     ResolvedTarget target = resolve(environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", value}}));
-    EXPECT_EQ(target.spec.variant, Variant::P1) << value;
+    EXPECT_EQ(target.spec.variant, "P1") << value;
     EXPECT_EQ(target.environment.at("LLGO_WASI_THREADS"), "0");
   }
   for (const char* value : {"yes", "true", "2", " 1", "on"}) {
@@ -146,7 +146,7 @@ TEST(Resolve, FlagsOverrideTheEnvironment) {
   Query query = environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}});
   query.goos = "wasip1";
   ResolvedTarget target = resolve(query);
-  EXPECT_EQ(target.spec.variant, Variant::P1);
+  EXPECT_EQ(target.spec.variant, "P1");
   EXPECT_EQ(target.goos_origin, Origin::Flag);
   EXPECT_EQ(target.goarch_origin, Origin::Environment);
   EXPECT_EQ(resolve(environment_query({})).goos_origin, Origin::Host);
@@ -181,12 +181,12 @@ TEST(Resolve, ContextChoice) {
   Query query = named("wasm");
   query.context = "asyncify";
   ResolvedTarget target = resolve(query);
-  EXPECT_EQ(target.spec.capabilities.context, ContextBackend::Asyncify);
-  EXPECT_TRUE(std::binary_search(target.spec.build_tags.begin(), target.spec.build_tags.end(), "llgo.context_asyncify"));
-  EXPECT_FALSE(std::binary_search(target.spec.build_tags.begin(), target.spec.build_tags.end(),
-                                  "llgo.context_emscripten_fiber"));
-  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.context, ContextBackend::Ucontext);
-  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", ""}})).spec.capabilities.context, ContextBackend::Pthread);
+  EXPECT_EQ(target.spec.capabilities.context, "asyncify");
+  const std::vector<std::string> tags = effective_flags(target.spec).build_tags;
+  EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), "llgo.context_asyncify"));
+  EXPECT_FALSE(std::binary_search(tags.begin(), tags.end(), "llgo.context_emscripten_fiber"));
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.context, "ucontext");
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", ""}})).spec.capabilities.context, "pthread");
   EXPECT_TRUE(fails_with([] { resolve(named("wasip1", {{"LLGO_WASM_CONTEXT", "pthread"}})); },
                          {"LLGO_WASM_CONTEXT=pthread is not supported by target wasip1; it supports asyncify"}));
   Query bad = named("wasm");
@@ -199,7 +199,7 @@ TEST(Resolve, CustomDescriptorPath) {
   auto file = directory.write("mine.json", R"({"name": "mine", "inherits": "wasm", "cflags": ["-DMINE"]})");
   ResolvedTarget target = resolve(named(file.string()));
   EXPECT_EQ(target.spec.name, "mine");
-  EXPECT_EQ(target.spec.variant, Variant::J32);
+  EXPECT_EQ(target.spec.variant, "J32");
   EXPECT_EQ(target.spec.cflags.back(), "-DMINE");
   EXPECT_EQ(target.descriptor_files.back(), file.string());
   EXPECT_TRUE(target.implied_goos());
@@ -217,15 +217,15 @@ TEST(Resolve, QueryFromJson) {
 
 TEST(Resolve, ResolvedJsonHasTheContractFields) {
   nlohmann::json json = target_to_json(resolve(named("wasm")));
-  for (const char* key : {"name", "variant", "goos", "goarch", "implied", "triple", "data_model", "capabilities",
-                          "build_tags", "cflags", "ldflags", "default_stack_size", "output", "runner"}) {
+  for (const char* key : {"name", "variant", "goos", "goarch", "implied", "triple", "data-model", "capabilities",
+                          "build-tags", "cflags", "ldflags", "default-stack-size", "output", "runner"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_EQ(json["implied"], (nlohmann::json{{"goos", true}, {"goarch", true}}));
-  EXPECT_EQ(json["data_model"], (nlohmann::json{{"pointer", 4}, {"long", 4}, {"ssize_t", 4}}));
+  EXPECT_EQ(json["data-model"], (nlohmann::json{{"pointer", 4}, {"long", 4}, {"ssize_t", 4}}));
   EXPECT_EQ(json["capabilities"]["eh"], (nlohmann::json{{"compile", "emscripten"}, {"final", "emscripten"}}));
-  EXPECT_EQ(json["capabilities"]["supported_contexts"], (nlohmann::json{"emscripten-fiber", "asyncify"}));
-  EXPECT_EQ(json["output"]["accepted_extensions"], (nlohmann::json{".js", ".mjs"}));
+  EXPECT_EQ(json["capabilities"]["context"]["supported"], (nlohmann::json{"emscripten-fiber", "asyncify"}));
+  EXPECT_EQ(json["output"]["accepted-extensions"], (nlohmann::json{".js", ".mjs"}));
   EXPECT_TRUE(fails_with([&] {
     nlohmann::json broken = json;
     broken["capabilities"]["asyncify"] = "sometimes";

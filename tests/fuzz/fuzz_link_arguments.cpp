@@ -7,21 +7,27 @@
 
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_plan.hpp"
+#include "llgo_wasm/descriptors.hpp"
+#include "llgo_wasm/resolve.hpp"
 
 namespace {
 
-const std::vector<nlohmann::json>& resolved_targets() {
-  static const std::vector<nlohmann::json> targets = {
-      {{"name", "wasip1"}, {"variant", "P1"}, {"goos", "wasip1"}, {"goarch", "wasm"}, {"triple", "wasm32-unknown-wasip1"},
-       {"capabilities", {{"asyncify", "post-link"}, {"threads", false}}}, {"ldflags", {"-lsetjmp", "-mllvm -wasm-enable-sjlj"}}},
-      {{"name", "wasip1-threads"}, {"variant", "P1T"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-       {"triple", "wasm32-wasip1-threads"}, {"capabilities", {{"asyncify", "none"}, {"threads", true}}},
-       {"ldflags", {"-pthread", "-Wl,--shared-memory"}}},
-      {{"name", "wasm"}, {"variant", "J32"}, {"goos", "js"}, {"goarch", "wasm"}, {"triple", "wasm32-unknown-emscripten"},
-       {"capabilities", {{"asyncify", "emscripten"}}}, {"ldflags", {"-sASYNCIFY=1", " -O2  "}}},
-      {{"name", "host"}, {"variant", "native"}, {"goos", "linux"}, {"goarch", "amd64"}},
-      nlohmann::json::object(),
-  };
+// Every built-in target, each with descriptor ldflags that carry spaces and an -O flag.
+const std::vector<llgo_wasm::ResolvedTarget>& resolved_targets() {
+  static const std::vector<llgo_wasm::ResolvedTarget> targets = [] {
+    std::vector<llgo_wasm::ResolvedTarget> list;
+    for (const auto& name : llgo_wasm::builtin_descriptors().names()) {
+      llgo_wasm::Query query;
+      query.target = name;
+      llgo_wasm::ResolvedTarget target = llgo_wasm::resolve_target(llgo_wasm::builtin_descriptors(), query);
+      llgo_wasm::TargetSpec spec = target.spec;
+      spec.ldflags.insert(spec.ldflags.end(), {"-mllvm -wasm-enable-sjlj", " -O2  ", "-Wl,{root}/x"});
+      list.push_back(target);
+      list.push_back({spec, target.goos_origin, target.goarch_origin, target.environment,
+                      target.overridden_environment, target.descriptor_files});
+    }
+    return list;
+  }();
   return targets;
 }
 
@@ -47,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (arguments.help || arguments.print_wasm_opt) return 0;
-  LinkToolchain toolchain{"clang", "llvm-ar", "wasm-opt", std::nullopt};
+  LinkToolchain toolchain{"clang", "llvm-ar", "wasm-opt", std::nullopt, std::string("/root")};
   for (const auto& target : resolved_targets()) {
     LinkPlan plan = build_link_plan(target, arguments, toolchain, TemporaryNaming{4242, "abc123"});
     (void)format_link_plan_text(plan);

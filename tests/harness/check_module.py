@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """check_module.py: check a final WASI module the way an engine will see it.
 
-  check_module.py --variant P1|P1T [--wasm-opt PATH] MODULE.wasm
+  check_module.py --target-json RESOLVED.json [--wasm-opt PATH] MODULE.wasm
 
 Reads the module with independent tools (wabt's wasm-objdump for sections, Binaryen's wasm-opt
---print for instructions), not with the driver that linked it, and checks:
-  P1:  no shared memory; only wasi_snapshot_preview1 imports (no pthread, thread-spawn,
-       wasi-threads or asyncify.* import); exports _start and memory; exception handling only in
-       the standardized exnref form (try_table), no legacy try/catch/delegate/rethrow.
-  P1T: a shared memory (imported or defined); a wasi.thread-spawn import; exports _start.
+--print for instructions), not with the driver that linked it, and checks what the resolved
+target's capabilities (`llgo-wasm resolve --json`) promise:
+  without threads: no shared memory; only wasi_snapshot_preview1 imports (no pthread,
+       thread-spawn, wasi-threads or asyncify.* import); exports _start and memory;
+  with threads: a shared memory (imported or defined); a wasi.thread-spawn import; exports _start;
+  eh.final exnref: exception handling only in the standardized exnref form (try_table), no
+       legacy try/catch/delegate/rethrow.
 Prints what it found; exits 1 with every violation listed.
 """
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -37,10 +40,14 @@ def section(module, name):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--variant", required=True, choices=["P1", "P1T"])
+    p.add_argument("--target-json", required=True, help="the resolved target (llgo-wasm resolve --json)")
     p.add_argument("--wasm-opt", default="wasm-opt")
     p.add_argument("module")
     a = p.parse_args()
+    with open(a.target_json) as f:
+        target = json.load(f)
+    threads = target["capabilities"]["threads"]
+    exnref = target["capabilities"]["eh"]["final"] == "exnref"
 
     imports = re.findall(r"<- ([\w.\-]+)\.([\w\-]+)", section(a.module, "Import"))
     import_names = [f"{m}.{n}" for m, n in imports]
@@ -50,15 +57,23 @@ def main():
     shared = any("shared" in l for l in memory_lines)
     problems = []
 
-    if a.variant == "P1":
+    if not threads:
         if shared:
             problems.append(f"shared memory: {memory_lines}")
         for name in import_names:
             if not name.startswith("wasi_snapshot_preview1."):
-                problems.append(f"import {name} (default P1 imports only wasi_snapshot_preview1)")
+                problems.append(f"import {name} (a module without threads imports only wasi_snapshot_preview1)")
         for want in ("_start", "memory"):
             if want not in exports:
                 problems.append(f"export {want} missing (exports: {exports})")
+    else:
+        if not shared:
+            problems.append(f"no shared memory (memories: {memory_lines})")
+        if "wasi.thread-spawn" not in import_names:
+            problems.append(f"no wasi.thread-spawn import (imports: {import_names})")
+        if "_start" not in exports:
+            problems.append(f"export _start missing (exports: {exports})")
+    if exnref:
         text = run([a.wasm_opt, a.module, "-all", "--print"])
         # Legacy EH prints as (try ... (do ...) (catch ...)); exnref as (try_table (catch ...)),
         # whose catch clauses are not instructions.
@@ -67,20 +82,13 @@ def main():
             problems.append(f"legacy exception handling left: {len(legacy)} try/delegate/rethrow")
         print(f"instructions: {text.count('(try_table')} try_table (exnref), "
               f"{len(legacy)} legacy try/delegate/rethrow")
-    else:
-        if not shared:
-            problems.append(f"no shared memory (memories: {memory_lines})")
-        if "wasi.thread-spawn" not in import_names:
-            problems.append(f"no wasi.thread-spawn import (imports: {import_names})")
-        if "_start" not in exports:
-            problems.append(f"export _start missing (exports: {exports})")
 
     print(f"{a.module}: {len(import_names)} imports, memory {memory_lines}, exports {exports}")
     if problems:
         for pr in problems:
             print("FAIL: " + pr)
         return 1
-    print(f"ok: {a.variant} module checks passed")
+    print(f"ok: {target['name']} module checks passed")
     return 0
 
 

@@ -9,11 +9,26 @@ written where the case is declared (CMake) and this script only compares:
 
 --stdout-line/--stderr-line: the line must appear, in the given order, among the output lines.
 --stdout-exact FILE: stdout must equal FILE's content. On a mismatch the whole output is printed.
+
+One case of a test program (tests/harness/test_program.h), expectations from its case file:
+
+  check_run.py --case-file FILE.json --case NAME --where VARIANT/BACKEND -- COMMAND ARGS...
+
+checks the exit status and the exact stdout and stderr the case file gives; a case that does not
+apply to VARIANT/BACKEND is not run: its reason is printed and the status is 77 (ctest's
+SKIP_RETURN_CODE); one held back by a known bug runs, and is 77 while it fails, 1 once it passes. --stdout-names FILE.json: stdout's lines must be the file's case names (the
+program's --list and its case file agree). --stderr-ignore REGEX drops matching stderr lines
+first (a tool's own notices, such as ASan's warning about swapcontext).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
+
+import program_cases
+
+SKIPPED = 77
 
 
 def contains_in_order(lines, wanted):
@@ -28,7 +43,13 @@ def contains_in_order(lines, wanted):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--exit", type=int, required=True)
+    p.add_argument("--exit", type=int)
+    p.add_argument("--case-file")
+    p.add_argument("--case")
+    p.add_argument("--where", help="VARIANT/BACKEND the program was built for")
+    p.add_argument("--stdout-names", metavar="CASE_FILE")
+    p.add_argument("--stderr-ignore", action="append", default=[], metavar="REGEX",
+                   help="drop stderr lines that match (a tool's own notices, e.g. a sanitizer's)")
     p.add_argument("--stdout-line", action="append", default=[])
     p.add_argument("--stderr-line", action="append", default=[])
     p.add_argument("--stdout-exact")
@@ -39,6 +60,30 @@ def main():
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
     if not cmd:
         p.error("no command given after --")
+    expected_stdout = expected_stderr = stderr_has = known_bug = None
+    if a.case is not None:
+        if a.case_file is None or a.where is None or a.where.count("/") != 1:
+            p.error("--case needs --case-file and --where VARIANT/BACKEND")
+        try:
+            data = program_cases.load(a.case_file)
+        except program_cases.CaseFileError as error:
+            print(f"FAIL: {error}")
+            return 1
+        if a.case not in data["cases"]:
+            print(f"FAIL: {a.case_file} has no case {a.case!r}")
+            return 1
+        skip = program_cases.skip_reason(data, a.case, *a.where.split("/"))
+        if skip is not None and not skip[1]:
+            print(f"skipped on {a.where}: {skip[0]}")
+            return SKIPPED
+        known_bug = skip[0] if skip is not None else None
+        case = data["cases"][a.case]
+        a.exit = case["exit"]
+        expected_stdout = case.get("stdout", "")
+        stderr_has = case.get("stderr_has")
+        expected_stderr = None if stderr_has is not None else case.get("stderr", "")
+    if a.exit is None:
+        p.error("--exit N (or --case) is required")
     env = dict(os.environ)
     for kv in a.env:
         k, _, v = kv.partition("=")
@@ -51,6 +96,10 @@ def main():
     except subprocess.TimeoutExpired:
         print(f"FAIL: timed out after {a.timeout} s: {' '.join(cmd)}")
         return 1
+    if a.stderr_ignore:
+        ignored = [re.compile(pattern) for pattern in a.stderr_ignore]
+        r.stderr = "".join(line for line in r.stderr.splitlines(keepends=True)
+                           if not any(pattern.search(line) for pattern in ignored))
     problems = []
     if r.returncode != a.exit:
         problems.append(f"exit status {r.returncode}, expected {a.exit}")
@@ -61,11 +110,34 @@ def main():
     missing = contains_in_order(err_lines, a.stderr_line)
     if missing is not None:
         problems.append(f"stderr lacks (in order) the line: {missing!r}")
+    if expected_stdout is not None and r.stdout != expected_stdout:
+        problems.append(f"stdout is {r.stdout!r}, expected {expected_stdout!r}")
+    if expected_stderr is not None and r.stderr != expected_stderr:
+        problems.append(f"stderr is {r.stderr!r}, expected {expected_stderr!r}")
+    if stderr_has is not None and stderr_has not in r.stderr:
+        problems.append(f"stderr lacks {stderr_has!r}")
+    if a.stdout_names is not None:
+        try:
+            names = set(program_cases.load(a.stdout_names)["cases"])
+        except program_cases.CaseFileError as error:
+            print(f"FAIL: {error}")
+            return 1
+        listed = set(out_lines)
+        if listed != names:
+            problems.append(f"the program lists cases its case file lacks: {sorted(listed - names)}; "
+                            f"the case file has cases the program lacks: {sorted(names - listed)}")
     if a.stdout_exact is not None:
         with open(a.stdout_exact) as f:
             if f.read() != r.stdout:
                 problems.append(f"stdout differs from {a.stdout_exact}")
     print("$ " + " ".join(cmd))
+    if known_bug is not None:
+        if not problems:
+            print(f"FAIL: the case passes on {a.where}, but its case file still says {known_bug} "
+                  "(a known bug): remove that requirement")
+            return 1
+        print(f"skipped on {a.where}, {known_bug} (a known bug, still there: " + "; ".join(problems) + ")")
+        return SKIPPED
     if problems:
         print("FAIL: " + "; ".join(problems))
         print("--- stdout ---\n" + r.stdout + "--- stderr ---\n" + r.stderr)

@@ -23,12 +23,7 @@ using link_test::TestModuleShape;
 
 namespace {
 
-nlohmann::json resolved_p1() {
-  return {{"name", "wasip1"}, {"variant", "P1"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-          {"triple", "wasm32-unknown-wasip1"},
-          {"capabilities", {{"asyncify", "post-link"}, {"threads", false}, {"context", "asyncify"}}},
-          {"ldflags", nlohmann::json::array()}};
-}
+ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
 
 class LinkFailure : public ::testing::Test {
  protected:

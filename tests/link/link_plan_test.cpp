@@ -12,19 +12,8 @@ using namespace llgo_wasm;
 
 namespace {
 
-nlohmann::json resolved_p1() {
-  return {{"name", "wasip1"}, {"variant", "P1"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-          {"triple", "wasm32-unknown-wasip1"},
-          {"capabilities", {{"asyncify", "post-link"}, {"threads", false}, {"context", "asyncify"}}},
-          {"ldflags", nlohmann::json::array()}};
-}
-
-nlohmann::json resolved_p1t() {
-  return {{"name", "wasip1-threads"}, {"variant", "P1T"}, {"goos", "wasip1"}, {"goarch", "wasm"},
-          {"triple", "wasm32-wasip1-threads"},
-          {"capabilities", {{"asyncify", "none"}, {"threads", true}, {"context", "pthread"}}},
-          {"ldflags", {"-pthread"}}};
-}
+ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
+ResolvedTarget resolved_p1t() { return link_test::resolve_target_named("wasip1-threads"); }
 
 LinkToolchain tools() { return {"/opt/clang", "/opt/llvm-ar", "/opt/wasm-opt", std::nullopt}; }
 TemporaryNaming naming() { return {4242, "abc123"}; }
@@ -129,11 +118,15 @@ TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
   EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
 
-  auto target = resolved_p1();
-  target["asyncify_imports"] = {"env.host_yield"};
+  // A descriptor may name host imports that switch; the command line may add more.
+  auto scratch = link_test::make_scratch_directory("narrowing");
+  link_test::write_text(scratch / "host-yield.json",
+                        R"({"name": "host-yield", "inherits": "wasip1", "asyncify-imports": ["env.host_yield"]})");
+  auto target = link_test::resolve_target_named((scratch / "host-yield.json").string());
   auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
   EXPECT_TRUE(contains(extended.steps[1].command,
                        "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind,env.host_yield,env.other"));
+  link_test::fs::remove_all(scratch);
 }
 
 TEST(LinkPlan, SysrootDecidesTheTripleSpellingAndAddsLibsetjmp) {

@@ -1,6 +1,7 @@
-// Helpers for the link tests: scratch directories, file I/O, hand-assembled wasm modules with
-// chosen properties, and fake clang / wasm-opt scripts whose behaviour a test selects through
-// environment variables (FAKE_WASM_OPT_MODE = ok | fail | crash | hang | truncate).
+// Helpers for the link tests: targets resolved by the real resolver over the real descriptors,
+// scratch directories, file I/O, hand-assembled wasm modules with chosen properties, and fake
+// clang / wasm-opt scripts whose behaviour a test selects through environment variables
+// (FAKE_WASM_OPT_MODE = ok | fail | crash | hang | truncate).
 #pragma once
 
 #include <cstdint>
@@ -13,9 +14,19 @@
 
 #include <unistd.h>
 
+#include "llgo_wasm/descriptors.hpp"
+#include "llgo_wasm/resolve.hpp"
+
 namespace link_test {
 
 namespace fs = std::filesystem;
+
+// A built-in target (or a .json descriptor path) as `llgo-wasm resolve --target NAME` resolves it.
+inline llgo_wasm::ResolvedTarget resolve_target_named(const std::string& name) {
+  llgo_wasm::Query query;
+  query.target = name;
+  return llgo_wasm::resolve_target(llgo_wasm::builtin_descriptors(), query);
+}
 
 inline fs::path make_scratch_directory(const std::string& label) {
   fs::path base = fs::temp_directory_path() / ("llgo-wasm-link-test-" + label + "-" + std::to_string(getpid()));

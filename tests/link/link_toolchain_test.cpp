@@ -79,10 +79,7 @@ RealToolchain find_real_toolchain() {
   return found;
 }
 
-nlohmann::json resolved_p1() {
-  std::ifstream file(std::string(LLGO_WASM_LINK_TEST_RESOLVED_DIR) + "/wasip1.json");
-  return nlohmann::json::parse(file);
-}
+ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
 
 class RealPipeline : public ::testing::Test {
  protected:

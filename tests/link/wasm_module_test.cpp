@@ -69,7 +69,7 @@ TEST(WasmModuleReader, RejectsDamagedModules) {
 TEST(ModuleValidation, DefaultP1ModulePasses) {
   TestModuleShape shape;
   shape.try_table = true;
-  auto violations = validate_module(read_wasm_module(build_test_module(shape)), expectations_for_variant("P1"));
+  auto violations = validate_module(read_wasm_module(build_test_module(shape)), expectations_for(link_test::resolve_target_named("wasip1").spec));
   EXPECT_TRUE(violations.empty()) << joined(violations);
 }
 
@@ -81,7 +81,7 @@ TEST(ModuleValidation, P1ViolationsNameTheOffender) {
   shape.legacy_try = true;
   shape.export_start = false;
   shape.export_memory = false;
-  auto text = joined(validate_module(read_wasm_module(build_test_module(shape)), expectations_for_variant("P1")));
+  auto text = joined(validate_module(read_wasm_module(build_test_module(shape)), expectations_for(link_test::resolve_target_named("wasip1").spec)));
   EXPECT_NE(text.find("import asyncify.start_unwind was left"), std::string::npos) << text;
   EXPECT_NE(text.find("import wasi.thread-spawn is a thread import"), std::string::npos) << text;
   EXPECT_NE(text.find("import env.memory is a shared memory"), std::string::npos) << text;
@@ -94,14 +94,14 @@ TEST(ModuleValidation, DefinedSharedMemoryIsRejectedForP1AndRequiredForP1T) {
   TestModuleShape shared;
   shared.define_shared_memory = true;
   auto module = read_wasm_module(build_test_module(shared));
-  EXPECT_NE(joined(validate_module(module, expectations_for_variant("P1"))).find("memory 0 is defined shared"), std::string::npos);
-  EXPECT_TRUE(validate_module(module, expectations_for_variant("P1T")).empty());
+  EXPECT_NE(joined(validate_module(module, expectations_for(link_test::resolve_target_named("wasip1").spec))).find("memory 0 is defined shared"), std::string::npos);
+  EXPECT_TRUE(validate_module(module, expectations_for(link_test::resolve_target_named("wasip1-threads").spec)).empty());
 
   auto unshared = read_wasm_module(build_test_module({}));
-  EXPECT_NE(joined(validate_module(unshared, expectations_for_variant("P1T"))).find("no shared memory"), std::string::npos);
+  EXPECT_NE(joined(validate_module(unshared, expectations_for(link_test::resolve_target_named("wasip1-threads").spec))).find("no shared memory"), std::string::npos);
 
   TestModuleShape imported;
   imported.import_shared_memory = true;
   imported.import_thread_spawn = true;  // fine for P1T
-  EXPECT_TRUE(validate_module(read_wasm_module(build_test_module(imported)), expectations_for_variant("P1T")).empty());
+  EXPECT_TRUE(validate_module(read_wasm_module(build_test_module(imported)), expectations_for(link_test::resolve_target_named("wasip1-threads").spec)).empty());
 }

@@ -2,10 +2,11 @@
  * test_harness.h - a minimal harness for the runtime's C tests.
  *
  * CHECK(cond) records a failure and continues; a test binary returns
- * test_harness_exit_status(). Scenarios that must run in a fresh process
- * (llgo_run_main runs once per process) or must die go through
- * run_in_child(): it forks, captures the child's stderr, and checks the exit
- * status and messages. Children end with exit(), so coverage data is flushed.
+ * test_harness_exit_status(). Unit tests of code that must die (fatal
+ * errors) go through run_in_child(): it forks, captures the child's output,
+ * and checks the exit status and messages. Children end with exit(), so
+ * coverage data is flushed. Whole programs under llgo_run_main are test
+ * programs instead (tests/harness/test_program.h), one process per case.
  */
 #ifndef LLGO_TEST_HARNESS_H
 #define LLGO_TEST_HARNESS_H
@@ -23,16 +24,6 @@ static int test_failures;
     if (!(cond)) {                                                                   \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);      \
       test_failures++;                                                               \
-    }                                                                                \
-  } while (0)
-
-/* In a child process a failed check must end the child with a distinct status. */
-#define REQUIRE(cond)                                                                \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);    \
-      fflush(stderr);                                                                \
-      exit(99);                                                                      \
     }                                                                                \
   } while (0)
 

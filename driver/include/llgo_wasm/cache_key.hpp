@@ -24,7 +24,7 @@
 
 namespace llgo_wasm {
 
-inline constexpr std::string_view kCacheKeyFormat = "llgo-wasm-cache-key/1";
+inline constexpr std::string_view kCacheKeyFormat = "llgo-wasm-cache-key/2";
 
 struct CacheKeyRequest {
   std::map<std::string, std::string> toolchain;
@@ -46,9 +46,12 @@ struct CacheKey {
   std::vector<PackageInput> inputs;  // sorted by path
 };
 
-// The ABI-relevant fields of a resolved target, as name/value text pairs in a fixed
-// order. Fields that cannot change generated code (runner, output extensions,
-// descriptor file names, where GOOS came from) are left out.
+// The ABI-relevant fields of a resolved target, as name/value text pairs in a fixed order,
+// derived from its serialised form (target_to_json), so a new descriptor key takes part in
+// the key unless it is listed as non-ABI. Names are dotted key paths ("data-model.pointer").
+// Fields that cannot change generated code (name, runner, engines, output extensions,
+// descriptor file names, where GOOS came from, the supported-context list) are left out, and
+// so is the derived "effective" record, which follows from the fields that are in.
 std::vector<std::pair<std::string, std::string>> abi_fields(const ResolvedTarget& target);
 
 // The bytes that are hashed (exposed for tests and `cache-key --explain`).

@@ -2,14 +2,17 @@
 //
 // A DescriptorSet is loaded once (the built-in one is embedded in the library at
 // build time, with the original file names kept for messages) and then answers
-// lookups without parsing anything again. Loading rejects, with file:line:col:
-// JSON syntax errors, duplicate keys, unknown keys (with a did-you-mean), wrong
-// types, missing or cyclic parents, duplicate list values after merging, and
-// contradictory capabilities. See docs/targets.md for the schema and the rules.
+// lookups without parsing anything again. Loading goes by targets/schema.json (embedded
+// too) and rejects, with file:line:col: JSON syntax errors, duplicate keys, unknown keys
+// (with a did-you-mean), wrong types, missing or cyclic parents, duplicate list values
+// after merging, and whatever breaks one of the named consistency rules. The jobs live in
+// src/descriptor_{schema,layer,merge,rules,set}.cpp. See docs/targets.md.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +36,12 @@ struct TargetDescriptor {
   // Chosen by plain GOOS/GOARCH (no target name) when required_environment holds.
   bool platform_default = false;
   std::map<std::string, std::string> required_environment;
-  // Files merged into this descriptor, parents first, this one last.
+  // Files merged into this descriptor, parents first, this one last (for a resolved target
+  // loaded again: the files it records).
   std::vector<std::string> files;
+  // For a resolved target loaded again: the effective environment it was resolved in.
+  std::optional<std::map<std::string, std::string>> recorded_environment;
+  bool operator==(const TargetDescriptor&) const = default;
 };
 
 class DescriptorSet {
@@ -42,6 +49,14 @@ class DescriptorSet {
   // Parses and checks every source. Sources whose descriptor says "abstract": true
   // can be inherited from but not resolved. Throws DriverError on the first problem.
   static DescriptorSet load(const std::vector<DescriptorSource>& sources);
+
+  // The concrete descriptors in a compact form (CBOR), for the build to precompute the
+  // built-in set once (driver/tools/precompile_targets.cpp), and the set back from it without
+  // parsing, merging or checking anything: the start-up of every `llgo-wasm` process. The
+  // sources are parsed only when a custom descriptor inherits from the set; they must outlive it.
+  std::vector<std::uint8_t> precompiled() const;
+  static DescriptorSet from_precompiled(const std::uint8_t* data, std::size_t size,
+                                        const std::vector<DescriptorSource>& sources);
 
   // The concrete descriptor with this name, or nullptr.
   const TargetDescriptor* find(std::string_view name) const;
@@ -65,15 +80,16 @@ class DescriptorSet {
 };
 
 // The concrete targets as JSON: [{"name", "variant", "goos", "goarch", "triple",
-// "platform_default", "requires_env", "files"}], sorted by name.
+// "platform-default", "requires-env", "descriptor-files"}], sorted by name.
 nlohmann::json targets_to_json(const DescriptorSet& descriptors);
 
-// Every key the loader accepts, as '/'-separated paths ("capabilities/eh/compile"),
-// objects included; keys starting with "//" (comments) are accepted anywhere as well.
-// targets/schema.json describes the same keys (a test keeps the two in step).
+// Every key the loader accepts, as '/'-separated paths ("capabilities/eh/compile", map
+// members as "*": "engines/*/command"), objects included: the keys of targets/schema.json.
+// Keys starting with "//" (comments) are accepted in every object as well.
 std::vector<std::string> descriptor_schema_keys();
 
-// The descriptors of targets/*.json, embedded at build time; loaded on first use.
+// The descriptors of targets/*.json, loaded and checked at build time and embedded precompiled
+// (builtin_descriptors() == DescriptorSet::load(builtin_descriptor_sources()), a test checks).
 const DescriptorSet& builtin_descriptors();
 // The embedded sources themselves (file names like "targets/wasm.json").
 const std::vector<DescriptorSource>& builtin_descriptor_sources();

@@ -9,13 +9,17 @@
 //     the most specific first: js/wasm -> js-wasm (J64), wasip1/wasm -> wasip1 (P1),
 //     and with LLGO_WASI_THREADS=1 -> wasip1-threads (P1T); the host pair -> host.
 //  3. The context backend is --context, else LLGO_WASM_CONTEXT, else the
-//     descriptor's default; it must be one the descriptor supports.
+//     descriptor's default; it must be one the descriptor supports. It becomes the resolved
+//     spec's capabilities.context.default, so the resolved target written as JSON and loaded
+//     again resolves to the same target.
 // LLGO_WASI_THREADS accepts only "1", "0" or empty/unset; anything else is an error.
 // Cheap once the DescriptorSet is loaded: no parsing, a handful of small copies.
 #pragma once
 
 #include "llgo_wasm/descriptors.hpp"
 #include "llgo_wasm/target.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace llgo_wasm {
 
@@ -27,8 +31,8 @@ inline constexpr std::string_view kEnvContext = "LLGO_WASM_CONTEXT";
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query);
 
-// The full tag set of a resolved spec: goos, goarch, "llgo", "unix" where Go sets it,
-// the descriptor's build tags and the context tag. Sorted, unique.
-std::vector<std::string> resolved_build_tags(const TargetSpec& spec);
+// A Query from JSON, for the C API: {"target", "goos", "goarch", "context", "env": {K: V},
+// "descriptor_path": [DIR, ...]}.
+Query query_from_json(const nlohmann::json&);
 
 }  // namespace llgo_wasm

@@ -1,5 +1,4 @@
 // `llgo-wasm link`: argument parsing, tool discovery, planning, dry-run printing and execution.
-#include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_command.hpp"
 
 #include <filesystem>
@@ -17,18 +16,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using resolved_fields::capability;
-using resolved_fields::string_field;
-
 // --cc for any target; $CC only for a native target, since it names the host's C compiler
 // (CC=gcc must not turn a wasm link into `gcc --target=wasm32-wasi`); else the compiler this
 // kind of target is built with.
-std::string choose_compiler(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+std::string choose_compiler(const TargetSpec& spec, const LinkArguments& arguments,
                             const EnvironmentLookup& environment) {
   if (arguments.compiler) return *arguments.compiler;
-  const bool native = string_field(resolved_target, "variant") == "native";
+  const bool native = !triple_is_wasm(spec.triple);
   if (auto cc = environment("CC"); cc && native) return *cc;
-  if (capability(resolved_target, "asyncify") == "emscripten") return "emcc";
+  if (triple_is_emscripten(spec.triple)) return "emcc";
   if (native) return "cc";
   for (const char* name : {"clang-19", "clang"}) {
     if (auto found = find_on_path(name, environment)) return *found;
@@ -121,11 +117,11 @@ common options (--target ...), so a CMake link line's own --target=<triple> reac
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
 Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC (native
-targets only), AR.
+targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names.
 )";
 }
 
-int run_link_command(const nlohmann::json& resolved_target, const std::vector<std::string>& args) {
+int run_link_command(const ResolvedTarget& target, const std::vector<std::string>& args) {
   LinkArguments arguments;
   try {
     arguments = parse_link_arguments(args);
@@ -139,21 +135,25 @@ int run_link_command(const nlohmann::json& resolved_target, const std::vector<st
   }
   const EnvironmentLookup environment = process_environment();
   if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);
-  if (!resolved_target.is_object()) {
-    std::cerr << "llgo-wasm link: the resolved target is not a JSON object\n";
-    return 2;
-  }
-
   LinkToolchain toolchain;
-  toolchain.compiler = choose_compiler(resolved_target, arguments, environment);
+  toolchain.llgo_wasm_root = environment("LLGO_WASM_ROOT");
+  if (!toolchain.llgo_wasm_root) {
+    for (const auto& flag : effective_flags(target.spec).ldflags) {
+      if (flag.find(kRootPlaceholder) == std::string::npos) continue;
+      std::cerr << "llgo-wasm link: target " << target.spec.name << " links with \"" << flag << "\", which names a file of "
+                << "llgo-wasm itself; set LLGO_WASM_ROOT to the llgo-wasm checkout (the folder holding runtime/)\n";
+      return 2;
+    }
+  }
+  toolchain.compiler = choose_compiler(target.spec, arguments, environment);
   if (arguments.kind == LinkOutputKind::archive) toolchain.archiver = choose_archiver(toolchain.compiler, environment);
   std::vector<std::string> sysroots_tried;
-  if (string_field(resolved_target, "goos") == "wasip1" && !arguments.sysroot) {
+  if (triple_is_wasi(target.spec.triple) && !arguments.sysroot) {
     toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
   }
   std::optional<std::string> wasm_opt_problem;
   std::optional<WasmOptTool> wasm_opt;
-  if (arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target)) {
+  if (arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target)) {
     try {
       wasm_opt = discover_wasm_opt(environment);
       toolchain.wasm_opt = wasm_opt->path;
@@ -163,7 +163,7 @@ int run_link_command(const nlohmann::json& resolved_target, const std::vector<st
     }
   }
 
-  LinkPlan plan = build_link_plan(resolved_target, arguments, toolchain,
+  LinkPlan plan = build_link_plan(target, arguments, toolchain,
                                   TemporaryNaming{static_cast<long>(getpid()), random_token()});
   if (!sysroots_tried.empty() && !toolchain.sysroot) {
     std::string tried;

@@ -1,5 +1,4 @@
 // Builds LinkPlans (see link_plan.hpp) and prints them as text or JSON.
-#include "resolved_target_fields.hpp"
 #include "llgo_wasm/link_plan.hpp"
 
 #include <algorithm>
@@ -11,9 +10,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using resolved_fields::capability;
-using resolved_fields::string_field;
-
 bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vector<std::string>& prefixes) {
   for (const auto& arg : line) {
     for (const auto& prefix : prefixes) {
@@ -21,10 +17,6 @@ bool has_flag_with_prefix(const std::vector<std::string>& line, const std::vecto
     }
   }
   return false;
-}
-
-bool is_wasi_target(const nlohmann::json& resolved_target) {
-  return string_field(resolved_target, "goos") == "wasip1";
 }
 
 // A sysroot lays out libraries under lib/<triple>, and clang-19 looks for its compiler-rt
@@ -133,19 +125,20 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
   return (output.parent_path() / name).string();
 }
 
-bool needs_post_link_asyncify(const nlohmann::json& resolved_target) {
-  return capability(resolved_target, "asyncify") == "post-link";
+bool needs_post_link_asyncify(const ResolvedTarget& target) {
+  return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
 }
 
-LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming) {
+  const TargetSpec& spec = target.spec;
   LinkPlan plan;
-  plan.target_name = string_field(resolved_target, "name");
-  plan.variant = string_field(resolved_target, "variant");
+  plan.target_name = spec.name;
+  plan.variant = spec.variant;
   plan.kind = arguments.kind;
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
-  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(resolved_target);
+  const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target);
 
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
@@ -162,7 +155,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
 
   // The tool-link step (clang, emcc or the host compiler).
   std::vector<std::string> link = {compiler};
-  const bool wasi = is_wasi_target(resolved_target);
+  const bool wasi = triple_is_wasi(spec.triple);
   std::optional<std::string> sysroot = arguments.sysroot ? arguments.sysroot : toolchain.sysroot;
   const bool user_gave_target = has_flag_with_prefix(arguments.link_line, {"--target", "-target"});
   const bool user_gave_sysroot = has_flag_with_prefix(arguments.link_line, {"--sysroot"});
@@ -170,7 +163,7 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
   if (wasi) {
     const bool resource_dir_given = has_flag_with_prefix(arguments.link_line, {"-resource-dir"});
     std::vector<std::string> triple_notes;
-    link_triple = link_triple_for_sysroot(string_field(resolved_target, "triple"), sysroot, resource_dir_given, triple_notes);
+    link_triple = link_triple_for_sysroot(spec.triple, sysroot, resource_dir_given, triple_notes);
     if (!user_gave_target && !link_triple.empty()) {
       link.push_back("--target=" + link_triple);
       plan.notes.insert(plan.notes.end(), triple_notes.begin(), triple_notes.end());
@@ -178,12 +171,10 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     if (!user_gave_sysroot && sysroot) link.push_back("--sysroot=" + *sysroot);
   }
   if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
-  if (auto ldflags = resolved_target.find("ldflags"); ldflags != resolved_target.end() && ldflags->is_array()) {
-    for (const auto& flag : *ldflags) {
-      if (!flag.is_string()) continue;
-      for (auto& word : descriptor_flag_words(flag.get<std::string>())) {
-        if (!is_optimization_flag(word)) link.push_back(std::move(word));
-      }
+  for (const auto& flag : effective_flags(spec).ldflags) {
+    for (auto& word : descriptor_flag_words(flag)) {
+      if (is_optimization_flag(word)) continue;
+      link.push_back(toolchain.llgo_wasm_root ? substitute(word, kRootPlaceholder, *toolchain.llgo_wasm_root) : word);
     }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
@@ -210,13 +201,10 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
     std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling", "--asyncify"};
+    const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
     if (arguments.asyncify_narrowing) {
       std::vector<std::string> switch_imports = default_asyncify_switch_imports();
-      if (auto extra = resolved_target.find("asyncify_imports"); extra != resolved_target.end() && extra->is_array()) {
-        for (const auto& name : *extra) {
-          if (name.is_string()) switch_imports.push_back(name.get<std::string>());
-        }
-      }
+      switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
       switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
       std::string list;
       for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
@@ -226,15 +214,15 @@ LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArgume
     }
     if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
-    wasm_opt.push_back("--translate-to-exnref");
+    if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    plan.steps.push_back({LinkStepKind::run_tool, "asyncify+exnref", wasm_opt, {linked}, {final_module}, {}});
+    plan.steps.push_back({LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
+                          {linked}, {final_module}, {}});
     to_publish = final_module;
   }
-  ModuleExpectations expectations = expectations_for_variant(plan.variant);
-  if (arguments.kind == LinkOutputKind::executable && (plan.variant == "P1" || plan.variant == "P1T")) {
-    plan.steps.push_back({LinkStepKind::validate_module, "validate", {}, {to_publish}, {}, expectations});
+  if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {
+    plan.steps.push_back({LinkStepKind::validate_module, "validate", {}, {to_publish}, {}, expectations_for(spec)});
   }
   plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}, {}});
   return plan;

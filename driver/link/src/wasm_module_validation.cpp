@@ -1,4 +1,4 @@
-// Variant checks over a read module (see wasm_module_validation.hpp).
+// Capability checks over a read module (see wasm_module_validation.hpp).
 #include "llgo_wasm/wasm_module_validation.hpp"
 
 #include <algorithm>
@@ -37,20 +37,21 @@ std::string offset_text(uint64_t offset) {
 
 }  // namespace
 
-ModuleExpectations expectations_for_variant(const std::string& variant) {
+bool is_checked_wasi_module(const TargetSpec& spec) { return triple_is_wasi(spec.triple); }
+
+ModuleExpectations expectations_for(const TargetSpec& spec) {
+  const Capabilities& caps = spec.capabilities;
   ModuleExpectations expectations;
-  if (variant == "P1") {
-    expectations.forbid_shared_memory = true;
-    expectations.forbid_thread_imports = true;
-    expectations.forbid_asyncify_imports = true;
-    expectations.forbid_legacy_exceptions = true;
-    expectations.required_function_exports = {"_start"};
-    expectations.required_memory_exports = {"memory"};
-  } else if (variant == "P1T") {
-    expectations.require_shared_memory = true;
-    expectations.forbid_asyncify_imports = true;  // P1T has no post-link Asyncify
-    expectations.required_function_exports = {"_start"};
-  }
+  expectations.forbid_shared_memory = !caps.threads;
+  expectations.require_shared_memory = caps.threads;
+  expectations.forbid_thread_imports = !caps.threads;
+  // Only emcc's own Asyncify resolves asyncify.* imports inside the link; after a post-link
+  // wasm-opt, or without Asyncify, none may remain.
+  expectations.forbid_asyncify_imports = caps.asyncify != AsyncifyMode::Emscripten;
+  expectations.forbid_legacy_exceptions = caps.eh.final == ExceptionModel::Exnref;
+  // A WASI command: the engine calls _start and reads the memory export.
+  expectations.required_function_exports = {"_start"};
+  expectations.required_memory_exports = {"memory"};
   return expectations;
 }
 

@@ -1,10 +1,12 @@
 // LinkPlan: the ordered steps that turn objects into a published output for a resolved
-// target.  A plan is pure data (printable with --dry-run) built from the resolved-target JSON,
-// the parsed link arguments and the discovered tools; the executor runs it.
+// target.  A plan is pure data (printable with --dry-run) built from the ResolvedTarget, the
+// parsed link arguments and the discovered tools; the executor runs it.  Every step follows
+// from the target's capabilities, never from its variant's name:
 //
-// P1 executable:  clang link -> core temp | wasm-opt --asyncify ... --translate-to-exnref ->
-//                 final temp | validate final temp | rename final temp onto the output.
-// Other executables, archives and shared libraries: tool -> temp | rename onto the output.
+// asyncify post-link:   clang link -> core temp | wasm-opt --asyncify ... [--translate-to-exnref
+//                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
+// other WASI modules:   clang link -> temp | validate | rename.
+// anything else, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llgo_wasm/link_arguments.hpp"
+#include "llgo_wasm/target.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
 namespace llgo_wasm {
@@ -32,7 +35,7 @@ struct LinkStep {
 
 struct LinkPlan {
   std::string target_name;
-  std::string variant;
+  std::string variant;  // display label only
   LinkOutputKind kind = LinkOutputKind::executable;
   std::string output_path;
   std::vector<std::string> temporaries;  // every temp file the plan may create
@@ -47,6 +50,7 @@ struct LinkToolchain {
   std::string archiver;          // llvm-ar
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
   std::optional<std::string> sysroot;
+  std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
 };
 
 // Unique-per-run temp names, `.<output name>.<role>.<pid>.<random>.tmp`.
@@ -57,10 +61,10 @@ struct TemporaryNaming {
 std::string temporary_path(const std::string& output_path, const std::string& role,
                            const TemporaryNaming& naming);
 
-// Does this resolved target need the post-link Asyncify + exnref pipeline?
-bool needs_post_link_asyncify(const nlohmann::json& resolved_target);
+// Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
+bool needs_post_link_asyncify(const ResolvedTarget& target);
 
-LinkPlan build_link_plan(const nlohmann::json& resolved_target, const LinkArguments& arguments,
+LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming);
 
 std::string format_link_plan_text(const LinkPlan& plan);

@@ -1,0 +1,3 @@
+module llgo-wasm/bench
+
+go 1.19

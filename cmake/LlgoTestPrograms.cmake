@@ -1,0 +1,158 @@
+# LlgoTestPrograms.cmake: C test programs that run under every target's engines, one process per
+# case, each case a ctest case checked for its exit status and exact stdout and stderr.
+#
+# A test program is a C file (or a few) whose main is tests/harness/test_program.h's dispatcher
+# (`PROGRAM CASE` runs one case, `PROGRAM --list` names them all) plus a case file (JSON, see
+# tests/harness/program_cases.py) that says what each case must print and exit with, and on which
+# variant/backend it does not apply and why. Programs are declared once, in tests/programs.cmake:
+#
+#   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
+#                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>])
+#
+# and this module builds and registers them in the target build (cmake/wasm-variant), for every
+# target, the host included:
+#   - llgo_wasm_add_test_programs(<cid> RUNTIME <lib>) (fixtures.cmake, per context backend) links
+#     <name>_<cid> from the same runtime libraries as the scheduler fixture, once per output
+#     extension the target's engines run (llgo_wasm_add_program);
+#   - llgo_add_test_program_cases(<name> <ctx>) (LlgoWasmFixtureTests.cmake) adds, per engine that
+#     is not sampled, <name>.<variant>.<engine>.<ctx>.<case> for every case and
+#     <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree);
+# and, in the superbuild's host tree, llgo_add_go_reference_tests(<name>) adds
+# go-reference.<name>.<native|js-wasm>.<case>: Debian's Go builds <case>/main.go and must print what
+# the case expects (tests/harness/check_go_reference.py; js/wasm under Node).
+# A case that does not apply is a skipped ctest case named ...<case>[needs:<requirement>], one
+# held back by a known bug ...<case>[known-bug:<requirement>] (skipped while the bug is there,
+# failing once it is gone); the output says why. <variant> is the target's display label
+# (`resolve --json`), which the case files' patterns match.
+include_guard(GLOBAL)
+
+get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+function(llgo_test_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CASES;GO_REFERENCE" "SOURCES")
+  if(NOT arg_SOURCES OR NOT arg_CASES)
+    message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
+  endif()
+  set(sources "")
+  foreach(source IN LISTS arg_SOURCES)
+    list(APPEND sources "${LLGO_TEST_PROGRAMS_ROOT}/${source}")
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY LLGO_TEST_PROGRAMS ${name})
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES "${sources}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES "${LLGO_TEST_PROGRAMS_ROOT}/${arg_CASES}")
+  if(arg_GO_REFERENCE)
+    set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
+  endif()
+endfunction()
+
+# The declared programs (reads tests/programs.cmake once).
+function(llgo_test_programs out)
+  get_property(loaded GLOBAL PROPERTY LLGO_TEST_PROGRAMS_LOADED)
+  if(NOT loaded)
+    set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAMS_LOADED ON)
+    include("${LLGO_TEST_PROGRAMS_ROOT}/tests/programs.cmake")
+  endif()
+  get_property(programs GLOBAL PROPERTY LLGO_TEST_PROGRAMS)
+  set(${out} "${programs}" PARENT_SCOPE)
+endfunction()
+
+function(llgo_test_program_sources name out)
+  get_property(sources GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES)
+  set(${out} "${sources}" PARENT_SCOPE)
+endfunction()
+
+# The target build (cmake/wasm-variant/fixtures.cmake, inside its loop over backends): every
+# declared program as <name>_<cid>, through llgo_wasm_add_program.
+function(llgo_wasm_add_test_programs cid)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "")
+  llgo_test_programs(programs)
+  foreach(name IN LISTS programs)
+    llgo_test_program_sources(${name} sources)
+    llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
+                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness")
+  endforeach()
+endfunction()
+
+# The ctest cases of program <name> built for backend <ctx>, on every engine of the target that is
+# not sampled. Needs the target facts (LlgoWasmTargetFacts.cmake) and llgo_wasm_program_for
+# (fixtures.cmake). Extra test properties: PROPERTIES ...; extra check_run.py options for every
+# case: CHECK_OPTIONS ...
+function(llgo_add_test_program_cases name ctx)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
+  get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
+  set(variant ${LLGO_WASM_TARGET_VARIANT})
+  string(REPLACE "-" "_" cid "${ctx}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${case_file}")
+  execute_process(
+    COMMAND "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/program_cases.py"
+            list "${case_file}" ${variant} ${ctx}
+    OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "test program ${name}: ${error}")
+  endif()
+  string(REPLACE "\n" ";" listing "${listing}")
+  foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(LLGO_WASM_ENGINE_${engine}_SAMPLED)
+      continue()
+    endif()
+    llgo_wasm_program_for(program ${name}_${cid} ${engine})
+    llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
+    set(prefix ${name}.${variant}.${engine}.${ctx})
+    set(tests ${prefix}.--list)
+    add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
+             -- ${command} --list)
+    foreach(entry IN LISTS listing)
+      if(entry STREQUAL "")
+        continue()
+      endif()
+      string(REPLACE " " ";" entry "${entry}")
+      list(GET entry 0 case)
+      set(test ${prefix}.${case})
+      list(LENGTH entry fields)
+      if(fields GREATER 1)
+        list(GET entry 1 kind)
+        list(GET entry 2 requirement)
+        string(APPEND test "[${kind}:${requirement}]")
+      endif()
+      add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
+               --where ${variant}/${ctx} --timeout 120 ${arg_CHECK_OPTIONS} -- ${command} ${case})
+      list(APPEND tests ${test})
+    endforeach()
+    set_tests_properties(${tests} PROPERTIES LABELS "${variant};${engine};${ctx};${name}"
+      SKIP_RETURN_CODE 77 ${arg_PROPERTIES})
+  endforeach()
+endfunction()
+
+# Go itself prints what the cases of program <name> that mirror a Go program expect: one test per
+# <case>/main.go of its GO_REFERENCE module, natively and as js/wasm under Node. Needs
+# LLGO_WASM_NODE (cmake/LlgoWasmToolchainPaths.cmake) and Python3_EXECUTABLE.
+function(llgo_add_go_reference_tests name)
+  get_property(module GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE)
+  get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
+  if(NOT module)
+    return()
+  endif()
+  find_program(LLGO_GO NAMES go go-1.19 PATHS /usr/lib/go-1.19/bin)
+  if(NOT LLGO_GO)
+    add_test(NAME go-reference.${name}.go_missing COMMAND "${CMAKE_COMMAND}" -E echo
+      "Go not found: install Debian's golang-go (tools/setup-toolchain.sh does)")
+    set_tests_properties(go-reference.${name}.go_missing PROPERTIES WILL_FAIL TRUE)
+    return()
+  endif()
+  execute_process(COMMAND "${LLGO_GO}" env GOROOT OUTPUT_VARIABLE go_root OUTPUT_STRIP_TRAILING_WHITESPACE)
+  file(GLOB packages LIST_DIRECTORIES true CONFIGURE_DEPENDS "${module}/*")
+  foreach(package IN LISTS packages)
+    if(NOT EXISTS "${package}/main.go")
+      continue()
+    endif()
+    get_filename_component(case "${package}" NAME)
+    set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
+        --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
+    set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
+    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/go-native")
+    add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"
+             --node "${LLGO_WASM_NODE}" --wasm-exec "${go_root}/misc/wasm/wasm_exec.js")
+    set_tests_properties(go-reference.${name}.native.${case} go-reference.${name}.js-wasm.${case}
+      PROPERTIES LABELS "go-reference;${name}" TIMEOUT 300)
+  endforeach()
+endfunction()

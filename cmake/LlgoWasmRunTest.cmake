@@ -1,0 +1,36 @@
+# LlgoWasmRunTest.cmake: llgo_wasm_add_run_test, one ctest case that runs a program under an engine
+# and checks its exact exit status and lines (tests/harness/check_run.py). Used by the target build.
+#
+#   llgo_wasm_add_run_test(NAME name VARIANT v ENGINE e COMMAND cmd... EXIT n
+#                          [STDOUT lines...] [STDERR lines...] [ENV K=V...] [LABELS l...] [TIMEOUT s])
+# The case is labelled with the variant, the engine, the engine's own labels
+# (LLGO_WASM_ENGINE_<engine>_LABELS) and LABELS; for each engine label, the environment in
+# LLGO_WASM_LABEL_ENVIRONMENT_<label> (K=V entries) reaches the program's runner.
+include_guard(GLOBAL)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+set(LLGO_WASM_CHECK_RUN "${Python3_EXECUTABLE}" "${LLGO_WASM_SOURCE_ROOT}/tests/harness/check_run.py")
+
+function(llgo_wasm_add_run_test)
+  cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;VARIANT;ENGINE;EXIT;TIMEOUT" "COMMAND;STDOUT;STDERR;ENV;LABELS")
+  set(args --exit ${T_EXIT})
+  foreach(l IN LISTS T_STDOUT)
+    list(APPEND args "--stdout-line=${l}")
+  endforeach()
+  foreach(l IN LISTS T_STDERR)
+    list(APPEND args "--stderr-line=${l}")
+  endforeach()
+  set(environment ${T_ENV})
+  foreach(label IN LISTS LLGO_WASM_ENGINE_${T_ENGINE}_LABELS)
+    list(APPEND environment ${LLGO_WASM_LABEL_ENVIRONMENT_${label}})
+  endforeach()
+  foreach(e IN LISTS environment)
+    list(APPEND args "--env=${e}")
+  endforeach()
+  if(T_TIMEOUT)
+    list(APPEND args --timeout ${T_TIMEOUT})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${LLGO_WASM_CHECK_RUN} ${args} -- ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS
+    "${T_VARIANT};${T_ENGINE};${LLGO_WASM_ENGINE_${T_ENGINE}_LABELS};${T_LABELS}")
+endfunction()

@@ -1,0 +1,85 @@
+// The descriptor schema: targets/schema.json, embedded at build time, read into the table of
+// keys the loader accepts. It is the one list of descriptor keys; the loader, `llgo-wasm
+// resolve --json` and editors all go by it.
+//
+// Only the subset of JSON Schema the file uses is understood, mapped onto field kinds:
+// "properties" (an object with fixed keys), "additionalProperties": <schema> (a map: strings,
+// flag lists or objects), "type"/"enum"/"$ref"/"oneOf" for scalars and lists. The keyword
+// "x-llgo-merge" says how a key merges along `inherits` (inherited, replace, identity, record).
+// Numeric limits (minimum, multipleOf) and patterns are left to the named rules, which
+// explain themselves better than a generic schema message.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace llgo_wasm::detail {
+
+enum class FieldKind {
+  String,
+  Boolean,
+  Integer,
+  StringList,
+  Object,         // fixed keys, walked into
+  StringMap,      // {name: string}
+  StringListMap,  // {name: [strings]}
+  ObjectMap,      // {name: {fixed keys}}, walked into with "*" for the name
+  NameOrNames,    // a string or a list of strings (inherits)
+};
+
+enum class MergeRule {
+  Inherited,  // scalars override, lists append
+  Replaced,   // inherited as a whole: a later value replaces it (an argv, where order and repeats matter)
+  Identity,   // belongs to the file that writes it (name, inherits, ...)
+  Record,     // written by `resolve --json`; recomputed on load
+};
+
+struct FieldSchema {
+  std::string path;  // '/'-separated; a map member's name is "*" ("engines/*/command")
+  FieldKind kind;
+  MergeRule merge = MergeRule::Inherited;
+  // Enumerated spellings of a string or of each list item. Map member names and values are
+  // left to the named rules (requires-env, context-ldflags), whose messages say more.
+  std::vector<std::string> allowed;
+};
+
+// What a target needs to use a context backend ($defs/context/x-llgo-needs): the value at
+// `key` of the serialised spec (or one of the facts "triple-is-wasm", "triple-is-emscripten",
+// "triple-is-wasi") must be one of `one_of`. `what` says it in words for messages.
+struct ContextNeed {
+  std::string what;
+  std::string key;
+  std::vector<nlohmann::json> one_of;
+};
+
+class DescriptorSchema {
+ public:
+  // targets/schema.json as embedded in the library, read once.
+  static const DescriptorSchema& embedded();
+  // Reads a schema document (the embedded one, or another in tests). Throws DriverError when
+  // it uses a construct this reader does not map.
+  static DescriptorSchema parse(std::string_view text);
+
+  // The field at `path`, where map members are written "*"; nullptr when there is none.
+  const FieldSchema* find(std::string_view path) const;
+  // Keys directly under `parent` ("" for the top level), for messages.
+  std::vector<std::string> keys_under(std::string_view parent) const;
+  const std::vector<FieldSchema>& fields() const { return fields_; }
+  // The context backends ($defs/context) and what a target needs for each one that has a need.
+  const std::vector<std::string>& context_backends() const { return context_backends_; }
+  const std::map<std::string, ContextNeed>& context_needs() const { return context_needs_; }
+
+ private:
+  std::vector<FieldSchema> fields_;
+  std::vector<std::string> context_backends_;
+  std::map<std::string, ContextNeed> context_needs_;
+};
+
+// "capabilities/eh/compile" -> "capabilities.eh.compile", for messages.
+std::string dotted(std::string_view path);
+
+}  // namespace llgo_wasm::detail

@@ -1,0 +1,208 @@
+// The vocabulary of targets (library llgo_wasm_vocabulary, shared by the driver and the
+// link pipeline): capability enums, the data model, the complete target specification,
+// the user's Query and the ResolvedTarget it becomes.
+//
+// Query is what the user said (every field may be unset). ResolvedTarget is what the
+// driver decided (every field set, and const: it is never patched after resolution).
+// A TargetSpec holds a descriptor's values as written (merged along `inherits`);
+// effective_flags() derives what consumers build with (the full tag set, ldflags with
+// -sENVIRONMENT and the chosen context's flags).
+//
+// The JSON form of a ResolvedTarget is what `llgo-wasm resolve --json` prints and what the
+// C API returns. It uses the descriptors' keys and shapes (targets/schema.json), so it loads
+// back as a descriptor (`--target resolved.json` resolves to the same target), plus record
+// keys (origin, effective, ...) that resolution recomputes; target_from_json(target_to_json(t))
+// == t. The field list is targets/schema.json; spec_to_json/spec_from_json are the one
+// mapping between it and these structs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace llgo_wasm {
+
+// Version of the resolved-target JSON (format-version); 2 is the descriptor-shaped form.
+inline constexpr int kResolvedTargetFormatVersion = 2;
+
+// A target's runtime family ("J32", "P1", ...) and an execution-context backend ("asyncify",
+// "emscripten-fiber", ...) are names, not C++ enums: targets/schema.json lists the valid ones
+// (and, for each backend, what a target needs to use it), so a new variant or backend needs
+// edits in targets/ and runtime/ only. Code branches on capabilities, never on these names;
+// a variant is a display label.
+using Variant = std::string;
+using ContextBackend = std::string;
+
+enum class AsyncifyMode { None, Emscripten, PostLink };
+enum class ExceptionModel { None, Legacy, Exnref, Emscripten, Host };
+enum class Runner { Node, Wasi, WasiThreads, Native };
+// Where a decided GOOS/GOARCH came from.
+enum class Origin { Target, Flag, Environment, Host };
+
+// Spelling used in descriptors, JSON and messages ("post-link", "emscripten-fiber", ...).
+std::string_view to_string(AsyncifyMode);
+std::string_view to_string(ExceptionModel);
+std::string_view to_string(Runner);
+std::string_view to_string(Origin);
+// Inverse of to_string; std::nullopt for an unknown spelling.
+std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view);
+std::optional<ExceptionModel> parse_exception_model(std::string_view);
+std::optional<Runner> parse_runner(std::string_view);
+std::optional<Origin> parse_origin(std::string_view);
+// Every spelling of each enum, in declaration order (for messages and the schema).
+const std::vector<std::string_view>& asyncify_mode_names();
+const std::vector<std::string_view>& exception_model_names();
+const std::vector<std::string_view>& runner_names();
+const std::vector<std::string_view>& origin_names();
+// The build tag that names a context backend: "llgo.context_emscripten_fiber", ...
+std::string context_build_tag(const ContextBackend&);
+
+// What an LLVM triple says: the pointer width of its architecture (0 when unknown), and
+// whether it names WebAssembly, Emscripten or WASI.
+int triple_pointer_width(std::string_view triple);
+bool triple_is_wasm(std::string_view triple);
+bool triple_is_emscripten(std::string_view triple);
+bool triple_is_wasi(std::string_view triple);
+
+// Sizes in bytes of C types that the ABI depends on.
+struct DataModel {
+  int pointer = 0;
+  int long_size = 0;
+  int ssize_t_size = 0;
+  bool operator==(const DataModel&) const = default;
+};
+
+struct ExceptionModels {
+  ExceptionModel compile = ExceptionModel::None;  // what the compiler emits
+  ExceptionModel final = ExceptionModel::None;    // what the published module contains
+  bool operator==(const ExceptionModels&) const = default;
+};
+
+struct Capabilities {
+  AsyncifyMode asyncify = AsyncifyMode::None;
+  bool memory64 = false;
+  ExceptionModels eh;
+  bool threads = false;
+  // capabilities.context.default: the descriptor's default, or in a resolved target the chosen one.
+  ContextBackend context;
+  std::vector<ContextBackend> supported_contexts;
+  bool operator==(const Capabilities&) const = default;
+};
+
+struct OutputPolicy {
+  std::string default_extension;                 // "" = names are used as given
+  std::vector<std::string> accepted_extensions;  // empty = any name is accepted
+  bool operator==(const OutputPolicy&) const = default;
+};
+
+// How to run a program of a target under one engine.
+struct Engine {
+  // argv; "{program}" is the program, "{root}" the llgo-wasm root. The first word is a tool
+  // the consumer finds on the machine (node, wasmtime), unless it is the program itself.
+  std::vector<std::string> command;
+  std::string extension;  // the output extension this engine runs; "" = the default one
+  bool optional = false;  // used only when its tool is installed
+  // Each run is costly (a browser starts): the engine runs the smoke program and the
+  // scheduler fixture's modes, not every case of every test program.
+  bool sampled = false;
+  std::vector<std::string> labels;  // test labels of every run on this engine ("browser")
+  bool operator==(const Engine&) const = default;
+};
+
+// Placeholders descriptors may write in flags and engine commands; consumers substitute
+// them, so a resolved target (and its cache key) is the same in every checkout.
+inline constexpr std::string_view kRootPlaceholder = "{root}";        // the llgo-wasm root
+inline constexpr std::string_view kProgramPlaceholder = "{program}";  // engines: the program
+// `text` with every `placeholder` replaced by `value`.
+std::string substitute(std::string text, std::string_view placeholder, std::string_view value);
+
+// Everything a target decides, shared by a loaded descriptor and a resolved target.
+struct TargetSpec {
+  std::string name;
+  Variant variant;
+  std::string goos;
+  std::string goarch;
+  std::string triple;
+  DataModel data_model;
+  Capabilities capabilities;
+  std::vector<std::string> build_tags;    // as declared; see effective_flags for the full set
+  std::vector<std::string> cflags;        // one flag per entry, possibly with its argument ("-mllvm -x")
+  std::vector<std::string> ldflags;
+  // Link flags added only when that context backend is the chosen one.
+  std::map<ContextBackend, std::vector<std::string>> context_ldflags;
+  std::vector<std::string> environments;  // Emscripten -sENVIRONMENT values
+  // Imports that may start an Asyncify unwind, beside the runtime's own asyncify.* intrinsics
+  // (post-link Asyncify only).
+  std::vector<std::string> asyncify_imports;
+  std::uint64_t default_stack_size = 0;
+  OutputPolicy output;
+  Runner runner = Runner::Native;
+  std::map<std::string, Engine> engines;  // by engine name
+  bool operator==(const TargetSpec&) const = default;
+};
+
+// What consumers build with, derived from a spec (its capabilities.context is the chosen
+// context): the full tag set //llgo:build lines are evaluated against (goos, goarch, "llgo",
+// "unix" where Go sets it, the declared tags and the context's tag; sorted, unique), the
+// cflags, and the ldflags followed by -sENVIRONMENT=... and the context's context-ldflags.
+struct EffectiveFlags {
+  std::vector<std::string> build_tags;
+  std::vector<std::string> cflags;
+  std::vector<std::string> ldflags;
+  bool operator==(const EffectiveFlags&) const = default;
+};
+EffectiveFlags effective_flags(const TargetSpec& spec);
+
+// What the user said. Unset means "not said"; resolution decides.
+struct Query {
+  std::optional<std::string> target;  // a built-in name, or a path to a custom .json descriptor
+  std::optional<std::string> goos;    // from --goos (the environment's GOOS goes in `environment`)
+  std::optional<std::string> goarch;  // from --goarch
+  std::optional<std::string> context; // from --context
+  // Directories a custom descriptor's `inherits` may also name files in (--descriptor-path);
+  // without them only its own directory tree and the built-in descriptors are reachable.
+  std::vector<std::string> descriptor_search_path;
+  // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
+  // LLGO_WASM_CONTEXT. Other entries are ignored.
+  std::map<std::string, std::string> environment;
+};
+
+// The complete, immutable result of resolving a Query.
+struct ResolvedTarget {
+  // The target's decided properties; capabilities.context is the chosen context backend.
+  const TargetSpec spec;
+  const Origin goos_origin;
+  const Origin goarch_origin;
+  // Build-affecting environment values, normalized ("" -> "0" for LLGO_WASI_THREADS).
+  const std::map<std::string, std::string> environment;
+  // Environment values the named target won over (e.g. GOOS=wasip1 under -target wasm).
+  const std::map<std::string, std::string> overridden_environment;
+  // The descriptor files merged into this target, parents first (a resolved target loaded
+  // again keeps the files it records).
+  const std::vector<std::string> descriptor_files;
+
+  bool implied_goos() const { return goos_origin == Origin::Target; }
+  bool implied_goarch() const { return goarch_origin == Origin::Target; }
+  bool operator==(const ResolvedTarget&) const = default;
+};
+
+// A spec in descriptor shape (every key of targets/schema.json that a spec holds), and back.
+// spec_from_json throws MissingFieldError for an absent required key (lists and maps may be
+// absent: empty) and DriverError naming the key for a wrong type or spelling; keys it does not
+// read are ignored (the loader checks keys against the schema first).
+nlohmann::json spec_to_json(const TargetSpec&);
+TargetSpec spec_from_json(const nlohmann::json&);
+
+// The spec plus the record keys: format-version, implied, origin, environment,
+// overridden-environment, descriptor-files, effective.
+nlohmann::json target_to_json(const ResolvedTarget&);
+// Throws DriverError naming the offending key when the JSON is not a resolved target. The
+// record key "effective" is derived, so it is recomputed rather than read.
+ResolvedTarget target_from_json(const nlohmann::json&);
+
+}  // namespace llgo_wasm

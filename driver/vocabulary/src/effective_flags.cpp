@@ -1,0 +1,55 @@
+// What consumers build with, derived from a spec (see target.hpp), and placeholder
+// substitution for the flags and commands that name the llgo-wasm root.
+#include <algorithm>
+#include <array>
+
+#include "llgo_wasm/target.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+bool is_unix_goos(std::string_view goos) {
+  // Go's own list (go/build: unixOS).
+  static constexpr std::array<std::string_view, 12> kUnix = {"aix",   "android", "darwin", "dragonfly",
+                                                              "freebsd", "hurd", "illumos", "ios",
+                                                              "linux", "netbsd", "openbsd", "solaris"};
+  return std::find(kUnix.begin(), kUnix.end(), goos) != kUnix.end();
+}
+
+}  // namespace
+
+EffectiveFlags effective_flags(const TargetSpec& spec) {
+  EffectiveFlags effective;
+  std::vector<std::string>& tags = effective.build_tags;
+  tags.reserve(spec.build_tags.size() + 5);
+  tags = spec.build_tags;
+  tags.push_back(spec.goos);
+  tags.push_back(spec.goarch);
+  tags.push_back("llgo");
+  if (is_unix_goos(spec.goos)) tags.push_back("unix");
+  tags.push_back(context_build_tag(spec.capabilities.context));
+  std::sort(tags.begin(), tags.end());
+  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+
+  effective.cflags = spec.cflags;
+  effective.ldflags = spec.ldflags;
+  if (!spec.environments.empty()) {
+    // Emscripten takes the list as one setting; derived here so it is written once.
+    std::string setting = "-sENVIRONMENT=";
+    for (std::size_t i = 0; i < spec.environments.size(); ++i) setting += (i ? "," : "") + spec.environments[i];
+    effective.ldflags.push_back(setting);
+  }
+  if (auto context = spec.context_ldflags.find(spec.capabilities.context); context != spec.context_ldflags.end()) {
+    effective.ldflags.insert(effective.ldflags.end(), context->second.begin(), context->second.end());
+  }
+  return effective;
+}
+
+std::string substitute(std::string text, std::string_view placeholder, std::string_view value) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+    text.replace(at, placeholder.size(), value);
+  }
+  return text;
+}
+
+}  // namespace llgo_wasm

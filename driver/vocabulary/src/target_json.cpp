@@ -1,0 +1,235 @@
+// The JSON form of a TargetSpec and a ResolvedTarget (see target.hpp): the one mapping
+// between targets/schema.json's keys and the C++ structs. Descriptors are read through
+// spec_from_json too, after the loader has checked their keys and types against the schema.
+#include "llgo_wasm/target.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "llgo_wasm/error.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+using nlohmann::json;
+
+std::string joined(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (auto name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+// Reads members of a JSON object; errors name the member by its dotted path.
+class JsonReader {
+ public:
+  JsonReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) throw DriverError(where() + " must be a JSON object");
+  }
+
+  const json* find(const char* key) const {
+    auto found = object_.find(key);
+    return found == object_.end() ? nullptr : &*found;
+  }
+  const json& member(const char* key) const {
+    if (const json* value = find(key)) return *value;
+    throw MissingFieldError(child(key), where() + " has no \"" + key + "\"");
+  }
+  JsonReader object(const char* key) const { return JsonReader(member(key), child(key)); }
+  // An object that may be absent (its members are then absent too).
+  JsonReader optional_object(const char* key) const {
+    static const json kEmpty = json::object();
+    const json* value = find(key);
+    return JsonReader(value ? *value : kEmpty, child(key));
+  }
+
+  std::string string(const char* key) const { return string_value(member(key), child(key)); }
+  bool boolean(const char* key) const {
+    const json& value = member(key);
+    if (!value.is_boolean()) throw DriverError(child(key) + " must be true or false");
+    return value.get<bool>();
+  }
+  bool optional_boolean(const char* key) const { return find(key) && boolean(key); }
+  std::uint64_t unsigned_integer(const char* key) const {
+    const json& value = member(key);
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0) {
+      throw DriverError(child(key) + " must be a non-negative integer");
+    }
+    return value.get<std::uint64_t>();
+  }
+  int small_integer(const char* key) const {
+    // Clamped so that an absurd size still reaches the loader's "must be 4 or 8" rule intact.
+    return static_cast<int>(std::min<std::uint64_t>(unsigned_integer(key), 1u << 20));
+  }
+  std::vector<std::string> strings(const char* key) const { return string_list(member(key), child(key)); }
+  std::vector<std::string> optional_strings(const char* key) const {
+    return find(key) ? strings(key) : std::vector<std::string>{};
+  }
+  std::string optional_string(const char* key) const { return find(key) ? string(key) : std::string(); }
+  std::map<std::string, std::string> optional_string_map(const char* key) const {
+    std::map<std::string, std::string> out;
+    const json* value = find(key);
+    if (!value) return out;
+    if (!value->is_object()) throw DriverError(child(key) + " must be an object of strings");
+    for (const auto& [name, item] : value->items()) out[name] = string_value(item, child(key) + "." + name);
+    return out;
+  }
+  template <typename Parse>
+  auto enumerated(const char* key, Parse parse, const std::vector<std::string_view>& names) const {
+    return enum_value(member(key), child(key), parse, names);
+  }
+  // Each member of an object-valued key, by name, with its path.
+  template <typename Visit>
+  void each_member(const char* key, Visit visit) const {
+    const json* value = find(key);
+    if (!value) return;
+    if (!value->is_object()) throw DriverError(child(key) + " must be an object");
+    for (const auto& [name, item] : value->items()) visit(name, item, child(key) + "." + name);
+  }
+
+  static std::string string_value(const json& value, const std::string& path) {
+    if (!value.is_string()) throw DriverError(path + " must be a string");
+    return value.get<std::string>();
+  }
+  static std::vector<std::string> string_list(const json& value, const std::string& path) {
+    if (!value.is_array()) throw DriverError(path + " must be a list of strings");
+    std::vector<std::string> out;
+    for (const auto& item : value) out.push_back(string_value(item, path + " item"));
+    return out;
+  }
+  template <typename Parse>
+  static auto enum_value(const json& value, const std::string& path, Parse parse, const std::vector<std::string_view>& names) {
+    std::string spelling = string_value(value, path);
+    auto parsed = parse(spelling);
+    if (!parsed) throw DriverError(path + " is \"" + spelling + "\"; expected one of " + joined(names));
+    return *parsed;
+  }
+
+ private:
+  std::string where() const { return path_.empty() ? "the target" : path_; }
+  std::string child(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const json& object_;
+  std::string path_;
+};
+
+json origin_pair(Origin goos, Origin goarch) { return {{"goos", to_string(goos)}, {"goarch", to_string(goarch)}}; }
+
+}  // namespace
+
+json spec_to_json(const TargetSpec& spec) {
+  const Capabilities& caps = spec.capabilities;
+  json supported = json::array();
+  for (const auto& context : caps.supported_contexts) supported.push_back(context);
+  json context_ldflags = json::object();
+  for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
+  json engines = json::object();
+  for (const auto& [name, engine] : spec.engines) {
+    engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
+                     {"sampled", engine.sampled},   {"labels", engine.labels}};
+  }
+  return json{
+      {"name", spec.name},
+      {"variant", spec.variant},
+      {"goos", spec.goos},
+      {"goarch", spec.goarch},
+      {"triple", spec.triple},
+      {"data-model",
+       {{"pointer", spec.data_model.pointer}, {"long", spec.data_model.long_size}, {"ssize_t", spec.data_model.ssize_t_size}}},
+      {"capabilities",
+       {{"asyncify", to_string(caps.asyncify)},
+        {"memory64", caps.memory64},
+        {"threads", caps.threads},
+        {"eh", {{"compile", to_string(caps.eh.compile)}, {"final", to_string(caps.eh.final)}}},
+        {"context", {{"default", caps.context}, {"supported", supported}}}}},
+      {"build-tags", spec.build_tags},
+      {"cflags", spec.cflags},
+      {"ldflags", spec.ldflags},
+      {"context-ldflags", context_ldflags},
+      {"environments", spec.environments},
+      {"asyncify-imports", spec.asyncify_imports},
+      {"default-stack-size", spec.default_stack_size},
+      {"output",
+       {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
+      {"runner", to_string(spec.runner)},
+      {"engines", engines},
+  };
+}
+
+TargetSpec spec_from_json(const json& value) {
+  // Read in the schema's order, so a descriptor missing several keys hears about the first.
+  JsonReader root(value, "");
+  TargetSpec spec;
+  spec.name = root.string("name");
+  spec.variant = root.string("variant");
+  spec.goos = root.string("goos");
+  spec.goarch = root.string("goarch");
+  spec.triple = root.string("triple");
+  JsonReader data_model = root.object("data-model");
+  spec.data_model = {data_model.small_integer("pointer"), data_model.small_integer("long"),
+                     data_model.small_integer("ssize_t")};
+
+  JsonReader capabilities = root.object("capabilities");
+  Capabilities& caps = spec.capabilities;
+  caps.asyncify = capabilities.enumerated("asyncify", parse_asyncify_mode, asyncify_mode_names());
+  caps.memory64 = capabilities.boolean("memory64");
+  caps.threads = capabilities.boolean("threads");
+  JsonReader eh = capabilities.object("eh");
+  caps.eh = {eh.enumerated("compile", parse_exception_model, exception_model_names()),
+             eh.enumerated("final", parse_exception_model, exception_model_names())};
+  JsonReader context = capabilities.object("context");
+  caps.context = context.string("default");
+  caps.supported_contexts = context.strings("supported");
+
+  spec.build_tags = root.optional_strings("build-tags");
+  spec.cflags = root.optional_strings("cflags");
+  spec.ldflags = root.optional_strings("ldflags");
+  root.each_member("context-ldflags", [&](const std::string& name, const json& flags, const std::string& path) {
+    spec.context_ldflags[name] = JsonReader::string_list(flags, path);
+  });
+  spec.environments = root.optional_strings("environments");
+  spec.asyncify_imports = root.optional_strings("asyncify-imports");
+  spec.default_stack_size = root.unsigned_integer("default-stack-size");
+  JsonReader output = root.object("output");
+  spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};
+  spec.runner = root.enumerated("runner", parse_runner, runner_names());
+  root.each_member("engines", [&](const std::string& name, const json& engine, const std::string& path) {
+    JsonReader reader(engine, path);
+    spec.engines[name] = Engine{reader.strings("command"), reader.optional_string("extension"),
+                                reader.optional_boolean("optional"), reader.optional_boolean("sampled"),
+                                reader.optional_strings("labels")};
+  });
+  return spec;
+}
+
+json target_to_json(const ResolvedTarget& target) {
+  json document = spec_to_json(target.spec);
+  EffectiveFlags effective = effective_flags(target.spec);
+  document["format-version"] = kResolvedTargetFormatVersion;
+  document["implied"] = {{"goos", target.implied_goos()}, {"goarch", target.implied_goarch()}};
+  document["origin"] = origin_pair(target.goos_origin, target.goarch_origin);
+  document["environment"] = target.environment;
+  document["overridden-environment"] = target.overridden_environment;
+  document["descriptor-files"] = target.descriptor_files;
+  document["effective"] = {{"build-tags", effective.build_tags}, {"cflags", effective.cflags}, {"ldflags", effective.ldflags}};
+  return document;
+}
+
+ResolvedTarget target_from_json(const json& value) {
+  JsonReader root(value, "");
+  if (root.unsigned_integer("format-version") != static_cast<std::uint64_t>(kResolvedTargetFormatVersion)) {
+    throw DriverError("format-version " + root.member("format-version").dump() + " is not supported; this driver reads version " +
+                      std::to_string(kResolvedTargetFormatVersion));
+  }
+  JsonReader origin = root.object("origin");
+  return ResolvedTarget{
+      .spec = spec_from_json(value),
+      .goos_origin = origin.enumerated("goos", parse_origin, origin_names()),
+      .goarch_origin = origin.enumerated("goarch", parse_origin, origin_names()),
+      .environment = root.optional_string_map("environment"),
+      .overridden_environment = root.optional_string_map("overridden-environment"),
+      .descriptor_files = root.strings("descriptor-files"),
+  };
+}
+
+}  // namespace llgo_wasm

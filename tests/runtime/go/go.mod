@@ -1,0 +1,3 @@
+module llgo-wasm/scenarios
+
+go 1.19

@@ -1,0 +1,26 @@
+// Go's output for the scenario case of the same name (tests/runtime/scenarios.c).
+package main
+
+import "fmt"
+
+func recoveringHelper() {
+	defer func() { fmt.Printf("recovered(%s)\n", show(recover())) }()
+	panic("P2")
+}
+
+func main() {
+	defer func() {
+		recoveringHelper()
+		fmt.Println("helper returned")
+		fmt.Println("deferred call returned")
+	}()
+	panic("P1")
+}
+
+// show prints a recovered value as the C scenarios do ("nil" for none).
+func show(r interface{}) string {
+	if r == nil {
+		return "nil"
+	}
+	return fmt.Sprint(r)
+}
