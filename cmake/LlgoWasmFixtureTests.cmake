@@ -7,6 +7,10 @@
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
+#   scheddiff.<variant>.<engine>.<backend>      LLGO_WASM_SCHEDDIFF_SEEDS random goroutine programs in one
+#                                               engine process, each trace equal to Go's semantics' (a
+#                                               single-worker backend, engines not sampled;
+#                                               tests/harness/check_scheddiff.py)
 # <variant> is the target's display label; engines, backends and expectations come from the
 # driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
@@ -14,6 +18,8 @@ include(LlgoWasmRunTest)
 include(LlgoTestPrograms)
 
 set(_variant "${LLGO_WASM_TARGET_VARIANT}")
+# Programs per engine run of the differential scheduler test (docs/reliability.md: the long run).
+set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per scheddiff ctest case")
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
@@ -54,6 +60,22 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   endif()
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_ctx} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+  endforeach()
+
+  # Random goroutine programs against Go's semantics. Single-worker backends: the interpreter is
+  # not thread-safe, and the pthread backend has no order to compare.
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(NOT TARGET scheddiff_${_cid} OR LLGO_WASM_ENGINE_${_engine}_SAMPLED)
+      continue()
+    endif()
+    llgo_wasm_program_for(_program scheddiff_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    set(_tests scheddiff.${_variant}.${_engine}.${_ctx})
+    add_test(NAME scheddiff.${_variant}.${_engine}.${_ctx}
+             COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py"
+                     --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+    set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_ctx};scheddiff" TIMEOUT 900
+                         ${_program_properties})
   endforeach()
 
   get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)

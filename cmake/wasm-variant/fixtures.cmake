@@ -1,6 +1,7 @@
 # cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
-# smoke program, and the scheduler fixture and the test programs (tests/programs.cmake) once per
-# context backend the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
+# smoke program, and the scheduler fixture, the test programs (tests/programs.cmake) and the
+# interpreter of random goroutine programs (tests/runtime/scheddiff.c) once per context backend
+# the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
 # contexts, data model, effective flags per context, engines. The ctest cases that run these
 # programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
@@ -107,6 +108,11 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                         DEFINES ${_defs})
   llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+  if(NOT _ctx STREQUAL "pthread")
+    # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
+    # differential scheduler test (LlgoWasmFixtureTests.cmake).
+    llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
+  endif()
 
   if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
     # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link
