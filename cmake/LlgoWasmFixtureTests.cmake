@@ -11,6 +11,9 @@
 #                                               engine process, each trace equal to Go's semantics' (a
 #                                               single-worker backend, engines not sampled;
 #                                               tests/harness/check_scheddiff.py)
+#   alloc-faults.<variant>.<engine>.<backend>   each runtime allocation failing in turn ends in the
+#                                               documented fatal error (the first engine not sampled;
+#                                               tests/harness/check_alloc_faults.py)
 # <variant> is the target's display label; engines, backends and expectations come from the
 # driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
@@ -62,8 +65,10 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     llgo_add_test_program_cases(${_program} ${_ctx} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
 
-  # Random goroutine programs against Go's semantics. Single-worker backends: the interpreter is
-  # not thread-safe, and the pthread backend has no order to compare.
+  # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
+  # (on the first engine only: one engine process per allocation). Single-worker backends: the
+  # interpreter is not thread-safe, and the pthread backend has no order to compare.
+  set(_fault_engine_done OFF)
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     if(NOT TARGET scheddiff_${_cid} OR LLGO_WASM_ENGINE_${_engine}_SAMPLED)
       continue()
@@ -74,6 +79,12 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     add_test(NAME scheddiff.${_variant}.${_engine}.${_ctx}
              COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py"
                      --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+    if(NOT _fault_engine_done)
+      set(_fault_engine_done ON)
+      add_test(NAME alloc-faults.${_variant}.${_engine}.${_ctx}
+               COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py" -- ${_command})
+      list(APPEND _tests alloc-faults.${_variant}.${_engine}.${_ctx})
+    endif()
     set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_ctx};scheddiff" TIMEOUT 900
                          ${_program_properties})
   endforeach()

@@ -110,7 +110,7 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
   if(NOT _ctx STREQUAL "pthread")
     # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
-    # differential scheduler test (LlgoWasmFixtureTests.cmake).
+    # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
     llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
   endif()
 

@@ -14,19 +14,20 @@
  * Module.onExit would see the status. On WASI it is returned to `main`.
  */
 #include "exit_process.h"
+#include "runtime_alloc.h"
 #include "scheduler.h"
 
 #include <stdlib.h>
 
 void *llgo_platform_alloc(size_t size, void *user) {
   (void)user;
-  return aligned_alloc(16, size);
+  return llgo_runtime_alloc(size);
 }
 
 void llgo_platform_free(void *memory, size_t size, void *user) {
   (void)size;
   (void)user;
-  free(memory);
+  llgo_runtime_free(memory);
 }
 
 int llgo_platform_main_returned(int status) {

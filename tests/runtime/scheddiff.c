@@ -5,7 +5,11 @@
  * compares; docs/reliability.md).
  *
  *   scheddiff PROGRAM...   runs each program in turn (one process, many programs) and prints
- *                          "<index> <event> <event> ...\n" after each.
+ *                          "<index> <event> <event> ...\n" after each, then
+ *                          "allocations <n>\n": the runtime's allocations in the whole run;
+ *   scheddiff --fail-allocation N PROGRAM...   the same, with the runtime's N-th allocation
+ *                          failing (llgo_test_fail_allocation): the fault-injection test
+ *                          (tests/harness/check_alloc_faults.py) runs each N in turn.
  *
  * A program is a block of operations, written as letter, id and, for the compound ones, a block
  * in brackets (ids are unique in a program and name the events):
@@ -273,7 +277,15 @@ static int scheddiff_main(int argc, char **argv) {
     printf("%d %.*s\n", index - 1, (int)trace_len, trace);
     fflush(stdout);
   }
+  printf("allocations %ld\n", llgo_test_allocation_count());
   return 0;
 }
 
-int main(int argc, char **argv) { return llgo_run_main(scheddiff_main, argc, argv); }
+int main(int argc, char **argv) {
+  if (argc >= 3 && strcmp(argv[1], "--fail-allocation") == 0) {
+    llgo_test_fail_allocation(atol(argv[2]));  /* counted from here: llgo_run_main's own too */
+    argv[2] = argv[0];
+    return llgo_run_main(scheddiff_main, argc - 2, argv + 2);
+  }
+  return llgo_run_main(scheddiff_main, argc, argv);
+}
