@@ -114,22 +114,18 @@ def parse(text):
     return block()
 
 
+# Go-like text of the operations without a block ({i}: id, {a}: depth).
+SIMPLE_GO = {"e": 'event("e{i}")', "y": 'runtime.Gosched(); event("y{i}")',
+             "k": 'recurse({a}) /* Gosched at the bottom, then event("k{i}") */',
+             "r": 'event("r{i}=", recover())', "p": 'panic("p{i}")', "x": "runtime.Goexit()"}
+
+
 def render(ops, indent="    "):
     """The program in Go-like form, for a reproduction."""
     lines = []
     for kind, ident, arg in ops:
-        if kind == "e":
-            lines.append(f'{indent}event("e{ident}")')
-        elif kind == "y":
-            lines.append(f'{indent}runtime.Gosched(); event("y{ident}")')
-        elif kind == "k":
-            lines.append(f'{indent}recurse({arg}) /* Gosched at the bottom, then event("k{ident}") */')
-        elif kind == "r":
-            lines.append(f'{indent}event("r{ident}=", recover())')
-        elif kind == "p":
-            lines.append(f'{indent}panic("p{ident}")')
-        elif kind == "x":
-            lines.append(f"{indent}runtime.Goexit()")
+        if kind in SIMPLE_GO:
+            lines.append(indent + SIMPLE_GO[kind].format(i=ident, a=arg))
         else:
             head = {"s": "go func() {", "c": "func() {", "d": "defer func() {",
                     "w": "done := goWithDone(func() {", "W": "done := goWithDone(func() {"}[kind]
