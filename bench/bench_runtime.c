@@ -4,7 +4,7 @@
  * Usage (one benchmark per process, so the memory figure starts from a fresh heap):
  *   bench_runtime yield  GOROUTINES DEPTH YIELDS_PER_GOROUTINE REPS
  *   bench_runtime spawn  COUNT REPS
- *   bench_runtime parked COUNT STACK_BYTES      (STACK_BYTES 0: llgo_go's default stack)
+ *   bench_runtime parked COUNT STACK_BYTES DEPTH  (STACK_BYTES 0: llgo_go's default stack)
  *   bench_runtime cpu    MIB REPS
  * Each repetition prints one line "RESULT {json}" with the figure of that repetition; bench/run.py
  * collects them. Any broken invariant (a goroutine that did not run, a wrong hash) prints
@@ -16,7 +16,8 @@
  *           timed from the moment all goroutines run to the moment the last one finishes.
  *   spawn   ns per serial goroutine lifecycle: llgo_go, switch in, exit, switch back to main.
  *   parked  bytes of linear memory (wasm: memory.size; native: virtual size from
- *           /proc/self/statm) added per goroutine while COUNT goroutines are parked at once.
+ *           /proc/self/statm) added per goroutine while COUNT goroutines are parked at once,
+ *           each DEPTH frames deep (a frame as in yield: one address-taken local).
  *   cpu     ms to hash MIB MiB (FNV-1a over 64-byte blocks reached through a function pointer,
  *           so Asyncify must instrument the calling loop). With the runtime it runs inside
  *           the main goroutine and yields once per MiB; built with BENCH_WITHOUT_RUNTIME it is
@@ -221,15 +222,25 @@ static uint64_t memory_bytes(void) {
 }
 
 static llgo_g **parked_gs;
-static long parked_count, parked_finished;
+static long parked_count, parked_finished, parked_depth;
+
+static NOINLINE long descend_then_park(long depth, long acc) {
+  volatile long frame_local = depth + acc;
+  if (depth > 1) return descend_then_park(depth - 1, frame_local) + 1;
+  llgo_park();
+  return frame_local;
+}
+
 static void parked_body(void *arg) {
   parked_gs[(intptr_t)arg] = llgo_current_g();
   parked_count++;
-  llgo_park();
+  yield_run.sink += descend_then_park(parked_depth, 0);
   parked_finished++;
 }
 
-static int bench_parked(long count, long stack_bytes) {
+static int bench_parked(long count, long stack_bytes, long depth) {
+  if (depth < 1) fail("parked: DEPTH must be at least 1");
+  parked_depth = depth;
   parked_gs = calloc((size_t)count, sizeof *parked_gs);
   if (parked_gs == NULL) fail("parked: out of memory for the goroutine table");
   uint64_t before = memory_bytes();
@@ -244,9 +255,9 @@ static int bench_parked(long count, long stack_bytes) {
     llgo_ready(parked_gs[i]);
   }
   while (parked_finished < count) llgo_gosched();
-  printf("RESULT {\"bench\":\"parked\",\"count\":%ld,\"stack_bytes\":%ld,\"bytes_per_goroutine\":%.1f,"
-         "\"memory_before\":%llu,\"memory_after\":%llu}\n",
-         count, stack_bytes, (double)(after - before) / (double)count, (unsigned long long)before,
+  printf("RESULT {\"bench\":\"parked\",\"count\":%ld,\"stack_bytes\":%ld,\"depth\":%ld,"
+         "\"bytes_per_goroutine\":%.1f,\"memory_before\":%llu,\"memory_after\":%llu}\n",
+         count, stack_bytes, depth, (double)(after - before) / (double)count, (unsigned long long)before,
          (unsigned long long)after);
   free(parked_gs);
   return 0;
@@ -260,12 +271,13 @@ static int program_main(int argc, char **argv) {
                        parse_positive(argv[4], "YIELDS_PER_GOROUTINE"), parse_positive(argv[5], "REPS"));
   if (argc == 4 && strcmp(argv[1], "spawn") == 0)
     return bench_spawn(parse_positive(argv[2], "COUNT"), parse_positive(argv[3], "REPS"));
-  if (argc == 4 && strcmp(argv[1], "parked") == 0)
-    return bench_parked(parse_positive(argv[2], "COUNT"), parse_positive(argv[3], "STACK_BYTES"));
+  if (argc == 5 && strcmp(argv[1], "parked") == 0)
+    return bench_parked(parse_positive(argv[2], "COUNT"), parse_positive(argv[3], "STACK_BYTES"),
+                        parse_positive(argv[4], "DEPTH"));
   if (argc == 4 && strcmp(argv[1], "cpu") == 0)
     return bench_cpu(parse_positive(argv[2], "MIB"), parse_positive(argv[3], "REPS"));
   printf("FAIL: usage: bench_runtime yield G DEPTH YIELDS REPS | spawn COUNT REPS | parked COUNT STACK_BYTES"
-         " | cpu MIB REPS\n");
+         " DEPTH | cpu MIB REPS\n");
   return 1;
 }
 

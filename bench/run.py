@@ -5,14 +5,20 @@ Called by bench/run.sh after the presets are built (native, j32, j64, wasip1); r
 bench-manifest.json files those builds wrote (bench/superbuild.cmake in build/<preset>,
 bench/wasm-variant.cmake in each target build, build/<preset>/target).
 
-Runs, on every variant and context backend under the same engine (Node >= 24 for wasm):
+Runs, on every variant and backend (context backend x stack mode) under the same engine (Node >= 24
+for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
-           memory per parked goroutine (10,000 parked; default and 16 KiB stacks), CPU kernel;
+           memory per parked goroutine (100,000 parked where stacks are shared, 10,000 otherwise;
+           1 and 10 frames deep), CPU kernel;
   asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
   driver   `llgo-wasm resolve` per process, in-library resolve (C++ and C API), cache-key
            hashing throughput against `sha256sum` on the same files;
+  corpus   real programs (zlib's minigzip, the sqlite3 shell; sources from Debian's source
+           packages, fetched by bench/corpus/fetch-sources.sh) and the goroutine benchmark, built
+           through the toolchain files for P1, J32 and J64 without Asyncify, with wide Asyncify
+           and with the call-graph narrowing: module size, link time, a CPU-bound run.
   Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (Debian's
            Go 1.19, bench/go): "Go js/wasm" under the same Node, "Go native" with GOMAXPROCS=1;
            plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
@@ -25,7 +31,8 @@ A benchmark that cannot run (a build that failed, a crash) is reported as a miss
 reason and makes the exit status 1; nothing is left out silently.
 
 Options: --quick (tiny counts, for development), --build-prefix P (the preset X was built in
-P + X; default build/ of the repository), --out DIR (default: bench/results).
+P + X; default build/ of the repository), --out DIR (default: bench/results); the corpus:
+--no-corpus, --only-corpus, --corpus-presets wasip1,j32,j64, --corpus-programs minigzip,sqlite3,goroutines.
 """
 import argparse
 import datetime
@@ -49,20 +56,25 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
-FULL = dict(go_parked_count=100_000, chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
+FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16,
+            chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
             chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3,
             yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
-            parked_count=10_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
+            parked_count=10_000, parked_count_shared=100_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
-QUICK = dict(go_parked_count=10_000, chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
+QUICK = dict(corpus_reps=2, corpus_rows=20_000, corpus_gzip_mib=2,
+             chan_rounds=10_000, buffered_items=100_000, select_rounds=100_000,
              chan_reps=2, sleepers=1_000, sleeps=2, sleepers_reps=1,
              yield_total=4_000, yield_reps=2, spawn_counts=[5_000, 100_000], spawn_reps=2,
-             parked_count=10_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
+             parked_count=10_000, parked_count_shared=100_000, parked_reps=1, cpu_mib=4, cpu_reps=2, link_reps=1,
              resolve_processes=5, resolve_iterations=1_000, resolve_reps=2,
              cache_key_files=2, cache_key_file_mib=2, cache_key_reps=2)
 YIELD_GOROUTINES = [2, 10, 1000]
 YIELD_DEPTHS = [1, 10]
+PARKED_DEPTHS = [1, 10]
+# The variants of Go's own rows (bench/go; their backend is the Go version that ran).
+GO_VARIANT = {"js/wasm": "Go js/wasm", "native": "Go native"}
 PRESETS = {"native": "native", "J32": "j32", "J64": "j64", "P1": "wasip1"}
 
 
@@ -149,10 +161,11 @@ def find_node():
 class Program:
     """One runnable benchmark program: how to start it on its engine."""
 
-    def __init__(self, variant, backend, path, engine_prefix, env=None):
+    def __init__(self, variant, backend, path, engine_prefix, env=None, stacks=None):
         self.variant, self.backend, self.path = variant, backend, Path(path)
         self.engine_prefix = engine_prefix
         self.env = None if env is None else dict(os.environ, **env)
+        self.stacks = stacks  # "shared" / "separate" for runtime programs
 
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]
@@ -192,8 +205,9 @@ def preset_dir(prefix, preset):
 
 
 def discover(build_prefix, node, wasi_runner):
-    """Returns (runtime programs, plain-kernel programs, P1 link inputs, host manifest)."""
-    runtime, plain, p1_inputs, host = [], {}, None, None
+    """Returns (runtime programs, plain-kernel programs, P1 link inputs (one per backend, the
+    default stack mode first), host manifest)."""
+    runtime, plain, p1_inputs, host = [], {}, [], None
     try:
         host = load_manifest(preset_dir(build_prefix, "native") / "bench-manifest.json")
     except BenchError as error:
@@ -207,16 +221,31 @@ def discover(build_prefix, node, wasi_runner):
         prefix = {"native": [], "P1": [node, str(wasi_runner)]}.get(variant, [node])
         for entry in manifest["programs"]:
             if entry["kind"] == "runtime":
-                runtime.append(Program(variant, entry["context"], entry["path"], prefix))
+                runtime.append(Program(variant, entry["context"], entry["path"], prefix, stacks=entry.get("stacks")))
             elif entry["kind"] == "cpu-plain":
                 plain[variant] = Program(variant, "plain", entry["path"], prefix)
             elif entry["kind"] == "runtime-objects":
-                p1_inputs = dict(entry, driver=manifest["driver"], target=manifest["target"])
+                p1_inputs.append(dict(entry, driver=manifest["driver"], target=manifest["target"]))
     return runtime, plain, p1_inputs, host
 
 # ---- P1: the link through the driver, with and without narrowing ----------------------------
 
 LINK_STEP_LINE = re.compile(r"asyncify\+exnref ([0-9.]+) s, (\d+) B -> (\d+) B")
+
+
+def link_p1_other_backend(inputs, out_dir, node, wasi_runner):
+    """Links a P1 benchmark of another stack mode (narrowed only) for the runtime benchmarks."""
+    objects = inputs["objects"].split("|")
+    link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
+    output = out_dir / f"bench_runtime_{inputs['backend'].replace('-', '_')}.wasm"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        run([inputs["driver"], "link", "--target", inputs["target"], "--context", inputs["context"],
+             "--stacks", inputs["stacks"], "-O2", "-o", str(output)] + link_inputs)
+    except BenchError as error:
+        add_missing("P1 runtime benchmarks", "P1", inputs["backend"], "-", f"link failed: {error}")
+        return None
+    return Program("P1", inputs["backend"], output, [node, str(wasi_runner)], stacks=inputs.get("stacks"))
 
 
 def link_p1(inputs, out_dir, node, wasi_runner, settings):
@@ -225,7 +254,8 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
     driver = inputs["driver"]
     objects = inputs["objects"].split("|")
     link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
-    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "-O2"]
+    base = [driver, "link", "--target", inputs["target"], "--context", inputs["context"], "--stacks", inputs["stacks"],
+            "-O2"]
     out_dir.mkdir(parents=True, exist_ok=True)
     programs = {}
     for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"])):
@@ -247,7 +277,7 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
         add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
         add_row("module size", "P1", f"asyncify ({mode})", "final module, -O2", [output.stat().st_size], "B")
         programs[mode] = Program("P1", "asyncify" if mode == "narrowed" else "asyncify (wide)", output,
-                                 [node, str(wasi_runner)])
+                                 [node, str(wasi_runner)], stacks=inputs.get("stacks"))
 
     # The baseline: the same core module through the same wasm-opt pipeline minus --asyncify.
     try:
@@ -312,14 +342,14 @@ def bench_go_program(program, settings):
     v, b = program.variant, program.backend
     print(f"  {v}/{b}", file=sys.stderr)
     bench_yield_and_spawn(program, settings)
-    for depth in (1, 10):
-        params = f"{settings['go_parked_count']:,} parked, depth {depth}"
+    for depth in PARKED_DEPTHS:
+        params = parked_params(settings["parked_count_shared"], depth)
         try:
             samples = []
             for _ in range(settings["parked_reps"]):
-                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["go_parked_count"], depth)]
-            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB",
-                    note="runtime.MemStats.Sys growth")
+                samples += [r["bytes_per_goroutine"]
+                            for r in program.results("parked", settings["parked_count_shared"], depth)]
+            add_row("memory per parked G", v, b, params, samples, "B", note="runtime.MemStats.Sys growth")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
     for bench, mode, count_key, params, unit in (
@@ -379,15 +409,20 @@ def bench_yield_and_spawn(program, settings):
 
 def bench_parked(program, settings):
     v, b = program.variant, program.backend
-    for stack, stack_label in ((0, "default stack"), (16 * KIB, "16 KiB stack")):
-        params = f"{settings['parked_count']:,} parked, {stack_label}"
+    count = settings["parked_count_shared"] if program.stacks == "shared" else settings["parked_count"]
+    for depth in PARKED_DEPTHS:
+        params = parked_params(count, depth)
         try:
             samples = []
             for _ in range(settings["parked_reps"]):
-                samples += [r["bytes_per_goroutine"] for r in program.results("parked", settings["parked_count"], stack)]
-            add_row("memory per parked G", v, b, params, [s / KIB for s in samples], "KiB")
+                samples += [r["bytes_per_goroutine"] for r in program.results("parked", count, 0, depth)]
+            add_row("memory per parked G", v, b, params, samples, "B")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
+
+
+def parked_params(count, depth):
+    return f"{count:,} parked, depth={depth}"
 
 
 def bench_cpu(programs, settings):
@@ -417,6 +452,198 @@ def bench_cpu(programs, settings):
         if id(program) not in failed:
             add_row("cpu kernel", program.variant, program.backend, params, samples[id(program)], "ms",
                     note=f"hash {hashes[id(program)]}")
+
+
+# ---- corpus: real programs through the toolchain files, three Asyncify modes ------------------
+
+# The presets whose targets the corpus is built for; the target, its toolchain file and everything
+# else about it come from CMakePresets.json and the driver, never from the variant's name.
+CORPUS_PRESETS = ("wasip1", "j32", "j64")
+CORPUS_MODES = ("none", "wide", "narrowed")
+DRIVER_STEP = re.compile(r"llgo-wasm link: \[\d+/\d+\] (\S+) ([0-9.]+) s(?:, (.*))?")
+
+
+def corpus_sources(work_dir):
+    out, _ = run(["bash", str(ROOT / "bench" / "corpus" / "fetch-sources.sh"), str(work_dir / "corpus-src")], timeout=1800)
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def corpus_target(driver, preset):
+    """What the corpus needs to know about a preset's target: its name and toolchain file
+    (CMakePresets.json), and from `llgo-wasm resolve --json`: the variant (a display label), the
+    Asyncify mode, the output extension and the Node engine that runs the default output."""
+    presets = json.loads((ROOT / "CMakePresets.json").read_text())["configurePresets"]
+    cache = next(p for p in presets if p["name"] == preset)["cacheVariables"]
+    target = cache["LLGO_WASM_TARGET"]
+    resolved = json.loads(run([driver, "resolve", "--json", "--target", target, "--context", "asyncify"])[0])
+    extension = resolved["output"]["default-extension"]
+    engine = next(e for _, e in sorted(resolved["engines"].items())
+                  if e["command"][0] == "node" and not e.get("optional") and not e.get("sampled")
+                  and e.get("extension", "") in ("", extension))
+    return dict(preset=preset, target=target, variant=resolved["variant"],
+                toolchain=cache["LLGO_WASM_TARGET_TOOLCHAIN_FILE"].replace("${sourceDir}", str(ROOT)),
+                post_link=resolved["capabilities"]["asyncify"] == "post-link",
+                extension=extension, engine=engine["command"])
+
+
+def build_corpus(facts, driver, sources, work_dir):
+    """Configures bench/corpus with the target's toolchain file and links every program in every
+    mode, one target at a time so each link's `llgo-wasm link -v` lines can be read. Returns
+    {(program, mode): {"path", "steps": {step: (seconds, detail)}}}."""
+    variant = facts["variant"]
+    build = work_dir / f"corpus-{facts['preset']}"
+    run(["cmake", "-S", ROOT / "bench" / "corpus", "-B", build, "-G", "Ninja",
+         f"-DCMAKE_TOOLCHAIN_FILE={facts['toolchain']}", "-DCMAKE_BUILD_TYPE=Release",
+         "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG", f"-DLLGO_WASM_SOURCE_ROOT={ROOT}", f"-DLLGO_WASM_DRIVER={driver}",
+         f"-DLLGO_WASM_TARGET={facts['target']}", f"-DZLIB_SOURCE_DIR={sources['ZLIB_SOURCE_DIR']}",
+         f"-DSQLITE_AMALGAMATION_DIR={sources['SQLITE_AMALGAMATION_DIR']}"], timeout=900)
+    manifest = json.loads((build / "corpus-manifest.json").read_text())
+    built = {}
+    for entry in manifest["programs"]:
+        if facts.get("programs") and entry["program"] not in facts["programs"]:
+            continue
+        name = f"{entry['program']}_{entry['mode']}"
+        try:
+            out, err = run(["cmake", "--build", build, "--target", name, "-j", "2"], timeout=3600)
+            Path(entry["path"]).touch()  # so the next build of the same target relinks nothing
+            steps = {m.group(1): (float(m.group(2)), m.group(3) or "") for m in DRIVER_STEP.finditer(out + err)}
+            built[(entry["program"], entry["mode"])] = dict(path=Path(entry["path"]), steps=steps)
+        except BenchError as error:
+            add_missing("corpus build", variant, entry["mode"], entry["program"], str(error))
+    return built
+
+
+def corpus_wasm(facts, path):
+    return path if facts["extension"] == ".wasm" else path.with_suffix(".wasm")
+
+
+def corpus_command(facts, node, path, *args):
+    command = [str(path) if word == "{program}" else word.replace("{root}", str(ROOT)) for word in facts["engine"]]
+    return [node, *command[1:], *args]
+
+
+def bench_corpus_variant(facts, built, node, work_dir, settings):
+    variant = facts["variant"]
+    for (program, mode), entry in sorted(built.items()):
+        add_row("corpus size", variant, mode, program, [corpus_wasm(facts, entry["path"]).stat().st_size], "B")
+        link = entry["steps"].get("asyncify+exnref") or entry["steps"].get("asyncify") or entry["steps"].get("link")
+        if link:
+            add_row("corpus link time", variant, mode, f"{program} ({'wasm-opt' if facts['post_link'] else 'emcc'})",
+                    [link[0] * 1000], "ms")
+        analysis = entry["steps"].get("asyncify-analysis") or entry["steps"].get("asyncify-report")
+        if analysis:
+            match = re.search(r"(\d+) of (\d+) functions can reach a switch point", analysis[1])
+            seconds = re.search(r"analysis ([0-9.]+) s", analysis[1])
+            note = f"{match.group(1)} of {match.group(2)} functions can switch" if match else analysis[1][:120]
+            if match:
+                add_row("corpus functions that can switch", variant, mode, program, [int(match.group(1))], "functions",
+                        note=f"of {match.group(2)}")
+            if seconds:
+                add_row("corpus analysis time", variant, mode, program, [float(seconds.group(1)) * 1000], "ms", note=note)
+    # CPU-bound runs, round-robin over the modes that run (goroutines: the switching program).
+    data = work_dir / "corpus-gzip-input.bin"
+    if not data.is_file() or data.stat().st_size != settings["corpus_gzip_mib"] << 20:
+        rng = random.Random(11)
+        words = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(4000)]
+        chunks, size = [], 0
+        while size < settings["corpus_gzip_mib"] << 20:
+            chunk = b" ".join(rng.choice(words) for _ in range(64)) + b"\n"
+            chunks.append(chunk)
+            size += len(chunk)
+        data.write_bytes(b"".join(chunks)[: settings["corpus_gzip_mib"] << 20])
+    rows_sql = (f"CREATE TABLE t(a INTEGER, b TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c "
+                f"WHERE x<{settings['corpus_rows']}) INSERT INTO t SELECT x, printf('%08x', (x*2654435761)%4294967296) FROM c; "
+                f"CREATE INDEX tb ON t(b); SELECT count(*), sum(a) FROM t WHERE b > '8';")
+    workloads = {"minigzip": (["-9"], data, f"compress {settings['corpus_gzip_mib']} MiB"),
+                 "sqlite3": ([":memory:", rows_sql], None, f"{settings['corpus_rows']:,} rows, index, query"),
+                 "goroutines": (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB")}
+    for program, (args, stdin_path, label) in workloads.items():
+        modes = [m for m in CORPUS_MODES if (program, m) in built and not (program == "goroutines" and m == "none")]
+        samples, outputs = {m: [] for m in modes}, {}
+        for _ in range(settings["corpus_reps"]):
+            for mode in modes:
+                command = corpus_command(facts, node, built[(program, mode)]["path"], *args)
+                try:
+                    with open(stdin_path or os.devnull, "rb") as stdin:
+                        start = time.perf_counter()
+                        proc = subprocess.run(command, stdin=stdin, capture_output=True, timeout=TIMEOUT_SECONDS)
+                        elapsed = time.perf_counter() - start
+                    if proc.returncode != 0:
+                        raise BenchError(f"exit status {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
+                    samples[mode].append(elapsed * 1000)
+                    outputs[mode] = hashlib.sha256(proc.stdout).hexdigest()[:12] if program != "goroutines" else "-"
+                except (BenchError, subprocess.TimeoutExpired) as error:
+                    add_missing("corpus run", variant, mode, program, str(error))
+                    modes = [m for m in modes if m != mode]
+        if len(set(outputs.values())) > 1:
+            add_missing("corpus run", variant, "all", program, f"the builds disagree on the output: {outputs}")
+            continue
+        for mode in modes:
+            if samples[mode]:
+                add_row("corpus run", variant, mode, f"{program}: {label}", samples[mode], "ms",
+                        note=f"output sha256 {outputs.get(mode, '?')}, whole process")
+
+
+def bench_corpus(manifests, node, work_dir, settings):
+    driver = next((m.get("driver") for m in manifests if m and m.get("driver") and Path(m["driver"]).is_file()), None)
+    if not driver:
+        add_missing("corpus", "-", "-", "-", "no llgo-wasm driver among the built presets")
+        return
+    try:
+        sources = corpus_sources(work_dir)
+    except BenchError as error:
+        add_missing("corpus", "-", "-", "-", f"sources: {error}")
+        return
+    for preset in settings.get("corpus_presets", CORPUS_PRESETS):
+        print(f"  corpus {preset} ...", file=sys.stderr)
+        try:
+            facts = dict(corpus_target(driver, preset), programs=settings.get("corpus_programs"))
+            corpus_facts[facts["variant"]] = facts
+            built = build_corpus(facts, driver, sources, work_dir)
+        except (BenchError, OSError, ValueError, KeyError, StopIteration) as error:
+            add_missing("corpus", preset, "-", "-", f"{type(error).__name__}: {error}")
+            continue
+        bench_corpus_variant(facts, built, node, work_dir, settings)
+
+
+# Issue 15's targets bind on P1 and J32 (display labels of the rows); other variants are shown for reference.
+CORPUS_BINDING_VARIANTS = ("P1", "J32")
+corpus_facts = {}  # variant -> corpus_target(), for the variants the corpus ran on
+
+
+def corpus_targets():
+    for variant, facts in corpus_facts.items():
+        for program in facts.get("programs") or ("minigzip", "sqlite3", "goroutines"):
+            none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
+            limit = 8.0 if program == "goroutines" else 3.0
+            binding = program == "goroutines" or variant in CORPUS_BINDING_VARIANTS
+            name = f"{variant} {program}: size with narrowed Asyncify <= +{limit:g}% vs none{'' if binding else ' (for reference)'}"
+            wide = find_row("corpus size", variant, "wide", program)
+            add_growth_target(name, narrowed, none, limit, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B"
+                              + (f"; wide {(wide['median'] / base['median'] - 1) * 100:+.1f}%" if wide else ""))
+            if program != "goroutines":
+                label = next((r["params"] for r in rows if r["bench"] == "corpus run" and r["variant"] == variant
+                              and r["params"].startswith(program + ":")), None)
+                base = label and find_row("corpus run", variant, "none", label)
+                fast = label and find_row("corpus run", variant, "narrowed", label)
+                name = f"{variant} {program}: CPU with narrowed Asyncify <= +3% vs none{'' if variant in CORPUS_BINDING_VARIANTS else ' (for reference)'}"
+                add_growth_target(name, fast, base, 3.0,
+                                  lambda row, base: f"{row['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")
+            if facts["post_link"]:  # the driver runs wasm-opt itself, so its time is its own
+                none_time = find_row("corpus link time", variant, "none", f"{program} (wasm-opt)")
+                narrowed_time = find_row("corpus link time", variant, "narrowed", f"{program} (wasm-opt)")
+                analysis = find_row("corpus analysis time", variant, "narrowed", program)
+                name = f"{variant} {program}: wasm-opt time with narrowed Asyncify <= 1.3x without"
+                if none_time and narrowed_time:
+                    total = narrowed_time["median"] + (analysis["median"] if analysis else 0)
+                    add_target(name, total / none_time["median"], 1.3, "max", "x",
+                               f"{total:.0f} ms (analysis included) vs {none_time['median']:.0f} ms")
+                else:
+                    add_unmeasured_target(name, "a link time row is missing")
+                if analysis and narrowed_time:
+                    add_target(f"{variant} {program}: call-graph analysis <= 10% of wasm-opt time",
+                               analysis["median"] / narrowed_time["median"] * 100, 10.0, "max", "%",
+                               f"{analysis['median']:.1f} ms vs {narrowed_time['median']:.0f} ms")
 
 
 # ---- driver benchmarks -----------------------------------------------------------------------
@@ -507,20 +734,17 @@ def add_target(name, measured, limit, kind, unit, detail):
                         status="MET" if met else "MISSED", margin=margin, detail=detail))
 
 
+def add_growth_target(name, row, base, limit, describe):
+    """Growth of `row` over `base` in percent, at most `limit`; NOT MEASURED when a row is missing."""
+    if row and base:
+        add_target(name, (row["median"] / base["median"] - 1) * 100, limit, "max", "%", describe(row, base))
+    else:
+        add_unmeasured_target(name, "a row it compares is missing")
+
+
 def add_unmeasured_target(name, why):
     targets.append(dict(name=name, measured=None, limit=None, kind=None, unit="", met=False,
                         status="NOT MEASURED", margin="", detail=why))
-
-
-def ratio_target(name, row_key, anchor_key, limit, kind="max"):
-    """A target on row / anchor row, both (bench, variant, backend, params) of this run; the
-    backend of a Go anchor may be None (whatever Go version ran)."""
-    row, anchor = find_row(*row_key), find_row(*anchor_key)
-    if row and anchor:
-        add_target(name, row["median"] / anchor["median"], limit, kind, "x",
-                   f"{row['median']:.1f} vs {anchor['median']:.1f} {row['unit']}")
-    else:
-        add_unmeasured_target(name, f"{'the ' + row_key[1] if not row else 'the ' + anchor_key[1]} row is missing")
 
 
 def go_anchor(bench, variant, params):
@@ -529,18 +753,33 @@ def go_anchor(bench, variant, params):
     return (bench, variant, row["backend"] if row else "?", params)
 
 
+GO_MISSING = "Go's row is missing from this run (bench/go did not build or run)"
+
+
+def go_row(bench, platform, params):
+    """Go's own figure for the same benchmark in this run (bench/go), or None."""
+    return find_row(*go_anchor(bench, GO_VARIANT[platform], params))
+
+
+def add_ratio_target(name, ours, anchor, limit, anchor_label, missing_why):
+    if ours and anchor:
+        add_target(name, ours["median"] / anchor["median"], limit, "max", "x",
+                   f"{ours['median']:.1f} {ours['unit'].split('/')[0]} vs {anchor_label} {anchor['median']:.1f}")
+    else:
+        add_unmeasured_target(name, missing_why if not anchor else "our row is missing")
+
+
 def evaluate_targets(settings):
-    # 0. against Go itself, same run (issue 17): yields and spawn+exit as ratios of Go's
+    corpus_targets()
+    if settings.get("only_corpus"):
+        return
+    # 1. P1 yield against Go js/wasm's runtime.Gosched (G=2): depth 1 <= 0.15x, depth 10 <= 0.3x
     for depth, limit in ((1, 0.15), (10, 0.3)):
         params = f"G=2 depth={depth}"
-        ratio_target(f"P1 yield <= {limit}x Go js/wasm's runtime.Gosched ({params})",
-                     ("yield", "P1", "asyncify", params), go_anchor("yield", "Go js/wasm", params), limit)
-    params = f"{max(settings['spawn_counts']):,} serial"
-    ratio_target(f"P1 spawn+exit <= 0.1x Go js/wasm's ({params})", ("spawn+exit", "P1", "asyncify", params),
-                 go_anchor("spawn+exit", "Go js/wasm", params), 0.1)
-    ratio_target("native single-worker yield <= 2x Go native's, GOMAXPROCS=1 (G=2 depth=1)",
-                 ("yield", "native", "ucontext", "G=2 depth=1"), go_anchor("yield", "Go native", "G=2 depth=1"), 2.0)
-    # 1. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
+        add_ratio_target(f"P1 yield ({params}) <= {limit}x Go js/wasm runtime.Gosched",
+                         find_row("yield", "P1", "asyncify", params), go_row("yield", "js/wasm", params), limit,
+                         "Go js/wasm", GO_MISSING)
+    # 2. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
             for depth in YIELD_DEPTHS:
@@ -552,27 +791,38 @@ def evaluate_targets(settings):
                                f"{fast['median']:.1f} ns vs {fiber['median']:.1f} ns")
                 else:
                     add_unmeasured_target(name, "a yield row is missing")
-    # 2. P1 spawn+exit <= 150 ns (context pooling)
+    # 3. P1 spawn+exit <= 0.1x Go js/wasm's
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
-        row = find_row("spawn+exit", "P1", "asyncify", params)
-        name = f"P1 spawn+exit <= 150 ns ({params})"
-        if row:
-            add_target(name, row["median"], 150.0, "max", "ns", row["note"])
-        else:
-            add_unmeasured_target(name, "the P1 spawn row is missing")
-    # 3. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
+        add_ratio_target(f"P1 spawn+exit ({params}) <= 0.1x Go js/wasm", find_row("spawn+exit", "P1", "asyncify", params),
+                         go_row("spawn+exit", "js/wasm", params), 0.1, "Go js/wasm", GO_MISSING)
+    # 4. memory per parked goroutine where stacks are shared: <= 512 B at depth 1, <= 1 KiB at depth 10
+    for variant in ("P1", "J32", "J64"):
+        for depth, limit in ((1, 512.0), (10, 1024.0)):
+            params = parked_params(settings["parked_count_shared"], depth)
+            row = find_row("memory per parked G", variant, "asyncify", params)
+            name = f"{variant}/asyncify memory per parked goroutine <= {limit:g} B (depth {depth})"
+            anchor = go_row("memory per parked G", "js/wasm", parked_params(settings["parked_count_shared"], depth))
+            if row:
+                add_target(name, row["median"], limit, "max", "B",
+                           f"{params}" + (f"; Go js/wasm {anchor['median']:.0f} B" if anchor else ""))
+            else:
+                add_unmeasured_target(name, "the row is missing")
+    # 5. native single-worker yield <= 2x Go native (GOMAXPROCS=1)
+    for depth in YIELD_DEPTHS:
+        params = f"G=2 depth={depth}"
+        add_ratio_target(f"native single-worker yield ({params}) <= 2x Go native", find_row("yield", "native", "ucontext", params),
+                         go_row("yield", "native", params), 2.0, "Go native", GO_MISSING)
+    # 6. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
     plain = find_row("module size", "P1", "no Asyncify")
     for mode in ("narrowed", "wide"):
         row = find_row("module size", "P1", f"asyncify ({mode})")
         name = f"P1 Asyncify module growth <= 15% ({mode}{'' if mode == 'narrowed' else ', for reference'})"
-        if row and plain:
-            add_target(name, (row["median"] / plain["median"] - 1) * 100, 15.0, "max", "%",
-                       f"{int(row['median']):,} B vs {int(plain['median']):,} B without Asyncify")
-        else:
-            add_unmeasured_target(name, "a module size row is missing")
-    # 4. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
-    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext")]:
+        add_growth_target(name, row, plain, 15.0,
+                          lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without Asyncify")
+    # 7. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
+    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext", "ucontext-separate")
+                and r["variant"] in ("J32", "J64", "P1")]:
         base = find_row("cpu kernel", row["variant"], "plain")
         name = f"{row['variant']} CPU slowdown from Asyncify <= 5% ({row['backend']} build)"
         if base:
@@ -580,11 +830,7 @@ def evaluate_targets(settings):
                        f"{row['median']:.2f} ms vs {base['median']:.2f} ms without Asyncify")
         else:
             add_unmeasured_target(name, f"the {row['variant']} plain kernel row is missing")
-    # 5. memory per parked goroutine against the seeds' 128 KiB default reservation
-    for row in [r for r in rows if r["bench"] == "memory per parked G" and "default stack" in r["params"]]:
-        add_target(f"{row['variant']}/{row['backend']} memory per parked goroutine <= 128 KiB (default stack)",
-                   row["median"], 128.0, "max", "KiB", f"{row['params']}")
-    # 6. driver (issue 3's figures)
+    # 8. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
     baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
     if row and baseline:
@@ -704,21 +950,34 @@ def main():
     parser.add_argument("--build-prefix", default=str(ROOT / "build") + "/",
                         help="preset X was built in BUILD_PREFIX + X (default: build/)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
+    parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(CORPUS_PRESETS))
+    parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
+    parser.add_argument("--corpus-programs", default="", help="comma-separated subset of minigzip,sqlite3,goroutines")
     args = parser.parse_args()
-    settings = QUICK if args.quick else FULL
+    settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
     started = time.perf_counter()
 
     node, node_version = find_node()
     wasi_runner = ROOT / "tests" / "runners" / "run-wasi.mjs"
     if not wasi_runner.is_file():
         wasi_runner = ROOT / "bench" / "wasi-run.mjs"
-    runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
     work_dir = ROOT / "build" / "bench"   # links, generated inputs (ignored by git)
+    if args.only_corpus:
+        runtime, plain, p1_inputs, host = [], {}, None, None
+    else:
+        runtime, plain, p1_inputs, host = discover(args.build_prefix, node, wasi_runner)
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
-    if p1_inputs:
-        p1 = link_p1(p1_inputs, work_dir / "p1", node, wasi_runner, settings)
+    if args.only_corpus:
+        pass
+    elif p1_inputs:
+        p1 = link_p1(p1_inputs[0], work_dir / "p1", node, wasi_runner, settings)
+        for other in p1_inputs[1:]:
+            program = link_p1_other_backend(other, work_dir / "p1", node, wasi_runner)
+            if program:
+                runtime.append(program)
     else:
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
     if "narrowed" in p1:
@@ -735,12 +994,13 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
-    print("Go itself (bench/go) ...", file=sys.stderr)
-    try:
-        for program in build_go_programs(work_dir / "go", node):
-            bench_go_program(program, settings)
-    except BenchError as error:
-        add_missing("all Go benchmarks", "Go", "-", "-", str(error))
+    if not args.only_corpus:
+        print("Go itself (bench/go) ...", file=sys.stderr)
+        try:
+            for program in build_go_programs(work_dir / "go", node):
+                bench_go_program(program, settings)
+        except BenchError as error:
+            add_missing("all Go benchmarks", "Go", "-", "-", str(error))
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in ("native", "J32", "J64", "P1"):
@@ -753,8 +1013,23 @@ def main():
         if module.is_file():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
 
-    print("driver benchmarks ...", file=sys.stderr)
-    bench_driver(host, work_dir, settings)
+    if not args.no_corpus:
+        print("corpus (real programs, three Asyncify modes) ...", file=sys.stderr)
+        manifests = []
+        for preset in ("native", "wasip1", "j32", "j64"):
+            for path in (preset_dir(args.build_prefix, preset) / "bench-manifest.json",
+                         preset_dir(args.build_prefix, preset) / "wasm" / "bench-manifest.json"):
+                if path.is_file():
+                    manifests.append(json.loads(path.read_text()))
+        if args.corpus_presets:
+            settings = dict(settings, corpus_presets=args.corpus_presets.split(","))
+        if args.corpus_programs:
+            settings = dict(settings, corpus_programs=args.corpus_programs.split(","))
+        bench_corpus(manifests, node, work_dir, settings)
+
+    if not args.only_corpus:
+        print("driver benchmarks ...", file=sys.stderr)
+        bench_driver(host, work_dir, settings)
 
     evaluate_targets(settings)
     print_table()

@@ -1,9 +1,10 @@
 # bench/wasm-variant.cmake: the benchmark programs of one target, included at the end of the
 # target build (cmake/wasm-variant/CMakeLists.txt), after fixtures.cmake, so the runtime libraries
-# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_CONTEXTS and the driver facts are defined. Builds, from
+# llgo_runtime_<cid>, LLGO_WASM_FIXTURE_BACKENDS and the driver facts are defined. Builds, from
 # what the driver says about the target:
-#   bench_runtime_<cid> per single-worker context backend (not pthread: one thread per goroutine,
-#            the single-worker benchmarks do not apply), built like the scheduler fixture;
+#   bench_runtime_<cid> per single-worker backend (a context in a stack mode, fixtures.cmake:
+#            "asyncify" = shared stacks on P1, "asyncify-separate"; not pthread: one thread per
+#            goroutine, the single-worker benchmarks do not apply), built like the scheduler fixture;
 #            for a post-link target only its objects (bench_runtime_<cid>_objects): bench/run.py
 #            links them through `llgo-wasm link` itself (with and without Asyncify narrowing,
 #            timing wasm-opt), because that link is part of what is measured;
@@ -24,12 +25,14 @@ if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
   set(_bench_post_link ON)
 endif()
 
-foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
+foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+  string(REPLACE "-" "_" _bench_cid "${_bench_backend}")
+  set(_bench_ctx "${LLGO_WASM_BACKEND_${_bench_cid}_CONTEXT}")
+  set(_bench_stacks "${LLGO_WASM_BACKEND_${_bench_cid}_STACKS}")
   if(_bench_ctx STREQUAL "pthread")
     continue()
   endif()
-  string(REPLACE "-" "_" _bench_cid "${_bench_ctx}")
-  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx})
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx} STACKS ${_bench_stacks})
   if(NOT _bench_post_link)
     set(_exe bench_runtime_${_bench_cid})
     add_executable(${_exe} EXCLUDE_FROM_ALL "${_bench_source}")
@@ -38,7 +41,8 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
     target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${_bench_no_debug})
     string(APPEND _bench_programs
-      "{\"kind\":\"runtime\",\"context\":\"${_bench_ctx}\",\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+      "{\"kind\":\"runtime\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
+      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   else()
     set(_objects bench_runtime_${_bench_cid}_objects)
     add_library(${_objects} OBJECT EXCLUDE_FROM_ALL "${_bench_source}")
@@ -49,7 +53,8 @@ foreach(_bench_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     add_dependencies(bench_runtime_${_bench_cid}_inputs ${_objects} llgo_runtime_${_bench_cid} llgo_wasmcontext_${_bench_cid})
     string(JSON _ldflags_json GET "${LLGO_WASM_TARGET_JSON}" effective ldflags)
     string(APPEND _bench_programs
-      "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\","
+      "{\"kind\":\"runtime-objects\",\"context\":\"${_bench_ctx}\",\"backend\":\"${_bench_backend}\","
+      "\"stacks\":\"${_bench_stacks}\","
       "\"objects\":\"$<JOIN:$<TARGET_OBJECTS:${_objects}>,|>\","
       "\"archives\":[\"$<TARGET_FILE:llgo_runtime_${_bench_cid}>\",\"$<TARGET_FILE:llgo_wasmcontext_${_bench_cid}>\"],"
       "\"ldflags\":${_ldflags_json}},")

@@ -3,7 +3,9 @@
 # by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
 #   smoke.<variant>.<engine>.exit<status>       the data model and the exit status reach the host
 #   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
-#                                               (tools/run-demo.sh runs those)
+#                                               (tools/run-demo.sh runs those). A backend is a
+#                                               context in a stack mode (fixtures.cmake):
+#                                               "asyncify", "asyncify-separate", ...
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
@@ -40,10 +42,27 @@ foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
   endforeach()
 endforeach()
 
-# The scheduler fixture and the test programs, per context backend and engine.
+# The scheduler fixture and the test programs, per backend and engine.
 llgo_test_programs(_llgo_test_programs)
-foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
-  string(REPLACE "-" "_" _cid "${_ctx}")
+# SIZE_MAX, and the largest stack a goroutine may ask for with separate stacks: (SIZE_MAX / 4) & ~15.
+if(_ptr EQUAL 4)
+  set(_size_max 4294967295)
+  set(_largest_separate 1073741808)
+else()
+  set(_size_max 18446744073709551615)
+  set(_largest_separate 4611686018427387888)
+endif()
+foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+  string(REPLACE "-" "_" _cid "${_backend}")
+  set(_ctx "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}")
+  set(_largest ${_largest_separate})
+  if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
+    # the shared stack: main's 256 KiB (scheduler.c), or the default stack size when larger
+    set(_largest 262144)
+    if(LLGO_WASM_TARGET_DEFAULT_STACK_SIZE GREATER _largest)
+      set(_largest ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
+    endif()
+  endif()
   if(_ctx STREQUAL "pthread")
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
   else()
@@ -57,12 +76,8 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   if(LLGO_WASM_COVERAGE)
     set(_program_properties FIXTURES_REQUIRED llgo_runtime_cov)
   endif()
-  if(LLGO_WASM_SANITIZE)
-    # ASan notes once per process that it does not fully support swapcontext (the ucontext backend).
-    set(_program_checks "--stderr-ignore=^==[0-9]+==WARNING: ASan doesn't fully support makecontext/swapcontext")
-  endif()
   foreach(_program IN LISTS _llgo_test_programs)
-    llgo_add_test_program_cases(${_program} ${_ctx} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+    llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
 
   # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
@@ -75,17 +90,17 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
     endif()
     llgo_wasm_program_for(_program scheddiff_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
-    set(_tests scheddiff.${_variant}.${_engine}.${_ctx})
-    add_test(NAME scheddiff.${_variant}.${_engine}.${_ctx}
+    set(_tests scheddiff.${_variant}.${_engine}.${_backend})
+    add_test(NAME scheddiff.${_variant}.${_engine}.${_backend}
              COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py"
                      --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
     if(NOT _fault_engine_done)
       set(_fault_engine_done ON)
-      add_test(NAME alloc-faults.${_variant}.${_engine}.${_ctx}
+      add_test(NAME alloc-faults.${_variant}.${_engine}.${_backend}
                COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py" -- ${_command})
-      list(APPEND _tests alloc-faults.${_variant}.${_engine}.${_ctx})
+      list(APPEND _tests alloc-faults.${_variant}.${_engine}.${_backend})
     endif()
-    set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_ctx};scheddiff" TIMEOUT 900
+    set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_backend};scheddiff" TIMEOUT 900
                          ${_program_properties})
   endforeach()
 
@@ -97,29 +112,50 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
-    set(_name fixture.${_variant}.${_engine}.${_ctx})
+    set(_name fixture.${_variant}.${_engine}.${_backend})
     llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture demo ${_ctx} COMMAND ${_command} EXIT 0
+      LABELS fixture demo ${_backend} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"
              "serial lifecycles: 5000 ok"
              "parked at once: ${_parked}, readied and finished ok"
+             "parked 1000 frames deep, every address-taken local intact"
+             "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
              "wasm scheduler ok")
     llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
       STDOUT "worker exiting while main is parked"
       STDERR "fatal error: all goroutines are asleep - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
       STDOUT "WORKER_RETURNING"
       STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_ctx} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
+    llgo_wasm_add_run_test(NAME ${_name}.huge-stack VARIANT ${_variant} ENGINE ${_engine}
+      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+      ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
+      STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
+    if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND NOT _ctx STREQUAL "pthread")
+      # Overflow under Asyncify lands in memory the context layer owns (its save space and
+      # stack), so it is reported, never a trap. Natively a separate stack has nothing below it
+      # to land in.
+      llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+        ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
+        STDOUT "recursing with fat frames"
+        STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
+      llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+        ENV LLGO_WASM_SCHEDULER_STACK_OVERFLOW=1
+        STDOUT "recursing past the stack"
+        STDERR "fatal error: goroutine 2: stack overflow (the C stack went past its limit)")
+    endif()
 
     # The other optimisation levels and LTO builds of a post-link target (fixtures.cmake): the
     # normal run and an unrecovered panic (setjmp/longjmp through Asyncify and exnref) for each.
@@ -129,15 +165,17 @@ foreach(_ctx IN LISTS LLGO_WASM_FIXTURE_CONTEXTS)
       endif()
       llgo_wasm_program_for(_program scheduler_${_cid}_${_opt} ${_engine})
       llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
-      set(_name fixture.${_variant}.${_engine}.${_ctx}-${_opt})
+      set(_name fixture.${_variant}.${_engine}.${_backend}-${_opt})
       llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_ctx} ${_opt} COMMAND ${_command} EXIT 0
+        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 0
         STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
                "${_order}"
                "serial lifecycles: 5000 ok" "parked at once: ${_parked}, readied and finished ok"
+               "parked 1000 frames deep, every address-taken local intact"
+               "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
                "wasm scheduler ok")
       llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_ctx} ${_opt} COMMAND ${_command} EXIT 2
+        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_PANIC=1 STDERR "panic: fixture panic in a goroutine")
     endforeach()
   endforeach()

@@ -8,18 +8,23 @@
 #
 # The target's C and C++ link rules get a linker launcher (<LANG>_LINKER_LAUNCHER, CMake >=
 # 3.21), so Ninja and Makefiles run
-#   <DRIVER> link --target <TARGET_NAME> [--context C] [DRIVER_ARGS] -- --cc <compiler> <flags> <objects> -o <target file> <libraries>
-# instead of calling the compiler directly.  The `--` ends the CLI's common options: CMake's
+#   cmake -E env LLGO_WASM_ROOT=<this checkout> <DRIVER> link --target <TARGET_NAME> [--context C]
+#       [DRIVER_ARGS] -- --cc <compiler> <flags> <objects> -o <target file> <libraries>
+# instead of calling the compiler directly.  The driver adds the target's effective link flags
+# itself (those naming a file of llgo-wasm, {root}/..., through LLGO_WASM_ROOT).  The `--` ends the CLI's common options: CMake's
 # link line carries clang's own --target=<triple> (CMAKE_C_COMPILER_TARGET), which must reach
 # clang rather than be read as the llgo-wasm target.  For P1 the driver links a temporary core module,
 # runs the pinned wasm-opt (--asyncify, then --translate-to-exnref), validates the result and
 # renames it onto the target's normal output path: a P1 build leaves final, instrumented,
-# exnref modules.  -O flags from CMAKE_C_FLAGS_<CONFIG> still reach the link line; the driver
-# removes them from the clang command (clang would run its own hidden wasm-opt) and gives the
-# level to its wasm-opt step.  Per target rather than a global CMAKE_C_LINK_EXECUTABLE, so host
-# tools and other targets in the same project keep CMake's normal link rule.
+# exnref modules.  -O flags from CMAKE_C_FLAGS and CMAKE_C_FLAGS_<CONFIG> reach the link line
+# (the toolchain files' link rules pass <FLAGS>); the driver removes them from the clang command
+# (clang would run its own hidden wasm-opt) and gives the level to its wasm-opt step; a link
+# line without -O gets the target's default (descriptor field link-optimization).  An
+# Emscripten target's executables get emcc's Asyncify narrowed to what can switch.  Per target
+# rather than a global CMAKE_C_LINK_EXECUTABLE, so host tools and other targets in the same project keep CMake's normal link rule.
 # Set LLGO_WASM_DRIVER once to omit DRIVER.  See docs/link-pipeline.md.
 include_guard(GLOBAL)
+get_filename_component(_llgo_wasm_link_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_wasm_use_driver_link target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "DRIVER;TARGET_NAME;CONTEXT" "DRIVER_ARGS")
@@ -58,7 +63,7 @@ function(llgo_wasm_use_driver_link target)
     set_property(TARGET "${target}" APPEND PROPERTY LINK_DEPENDS "${arg_DRIVER}")
   endif()
 
-  set(launcher "${driver}" link --target "${arg_TARGET_NAME}")
+  set(launcher "${CMAKE_COMMAND}" -E env "LLGO_WASM_ROOT=${_llgo_wasm_link_root}" "${driver}" link --target "${arg_TARGET_NAME}")
   if(arg_CONTEXT)
     list(APPEND launcher --context "${arg_CONTEXT}")
   endif()

@@ -4,10 +4,12 @@
 # and their ctest cases for LLGO_WASM_TARGET; this tree's ctest runs those cases too
 # (TEST_INCLUDE_FILES), so `ctest --preset X` runs everything the preset builds.
 # For the host target, the runtime's libraries are imported here for its unit tests
-# (tests/runtime): llgo_runtime (single worker on ucontext) with llgo_wasmcontext.
+# (tests/runtime): llgo_runtime (single worker on ucontext, shared stacks) with llgo_wasmcontext,
+# and llgo_wasmcontext_separate_stacks (the same context layer on separate stacks).
 include_guard(GLOBAL)
 include(ExternalProject)
 include(LlgoWasmToolchainPaths)
+include(LlgoWasmPackageCache)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 option(LLGO_WASM_BROWSER_TESTS "Run the programs of targets with a browser engine in headless Chromium too" ON)
@@ -21,7 +23,10 @@ set(_llgo_target_args
   "-DLLGO_WASM_SANITIZE=${LLGO_WASM_SANITIZE}"
   "-DLLGO_WASM_COVERAGE=${LLGO_WASM_COVERAGE}"
   "-DLLGO_WASM_BROWSER_TESTS=${LLGO_WASM_BROWSER_TESTS}"
-  "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}")
+  "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}"
+  "-DLLGO_WASM_PACKAGE_CACHE=${LLGO_WASM_PACKAGE_CACHE}"
+  "-DLLGO_WASM_REMOTE_CACHE=${LLGO_WASM_REMOTE_CACHE}"
+  "-DLLGO_WASM_CACHE_DIR=${LLGO_WASM_CACHE_DIR}")
 if(LLGO_WASM_TARGET_TOOLCHAIN_FILE)
   list(APPEND _llgo_target_args "-DCMAKE_TOOLCHAIN_FILE=${LLGO_WASM_TARGET_TOOLCHAIN_FILE}")
 else()
@@ -32,7 +37,8 @@ endif()
 set(_llgo_host_libraries "")
 if(LLGO_WASM_TARGET STREQUAL "host")
   set(_llgo_lib "${LLGO_WASM_TARGET_BINARY_DIR}/lib")
-  set(_llgo_host_libraries "${_llgo_lib}/libllgo_runtime_ucontext.a" "${_llgo_lib}/libllgo_wasmcontext_ucontext.a")
+  set(_llgo_host_libraries "${_llgo_lib}/libllgo_runtime_ucontext.a" "${_llgo_lib}/libllgo_wasmcontext_ucontext.a"
+                           "${_llgo_lib}/libllgo_wasmcontext_ucontext_separate.a")
 endif()
 
 ExternalProject_Add(target-build
@@ -70,6 +76,12 @@ if(_llgo_host_libraries)
   target_link_libraries(llgo_runtime INTERFACE "${_llgo_lib}/libllgo_runtime_ucontext.a" llgo_wasmcontext)
   target_include_directories(llgo_runtime INTERFACE "${PROJECT_SOURCE_DIR}/runtime/include")
   add_dependencies(llgo_runtime target-build)
+  file(MAKE_DIRECTORY "${LLGO_WASM_TARGET_BINARY_DIR}/wasmcontext-only-ucontext_separate")
+  add_library(llgo_wasmcontext_separate_stacks INTERFACE)
+  target_link_libraries(llgo_wasmcontext_separate_stacks INTERFACE "${_llgo_lib}/libllgo_wasmcontext_ucontext_separate.a")
+  target_include_directories(llgo_wasmcontext_separate_stacks INTERFACE
+                             "${LLGO_WASM_TARGET_BINARY_DIR}/wasmcontext-only-ucontext_separate")
+  add_dependencies(llgo_wasmcontext_separate_stacks target-build)
   # Warnings, sanitizers and coverage as the runtime itself was built with.
   include(LlgoRuntimeBuildFlags)
 endif()

@@ -4,13 +4,18 @@
 #
 #   llgo_wasm_driver(<out> ARGS...)            runs LLGO_WASM_DRIVER; a failure stops the configure
 #                                              with the driver's own message
-#   llgo_wasm_read_target(<target> [CONTEXT <ctx>])
-#       resolves the target (with that context backend) and sets, in the caller's scope:
+#   llgo_wasm_read_target(<target> [CONTEXT <ctx>] [STACKS <mode>])
+#       resolves the target (with that context backend and stack mode) and sets, in the caller's
+#       scope:
 #         LLGO_WASM_TARGET_JSON        the resolved target (`resolve --json`)
 #         LLGO_WASM_TARGET_VARIANT     its variant: a display label for test names and messages
 #         LLGO_WASM_TARGET_TRIPLE, LLGO_WASM_TARGET_ASYNCIFY, LLGO_WASM_TARGET_THREADS,
 #         LLGO_WASM_TARGET_CONTEXT     the chosen context backend
 #         LLGO_WASM_TARGET_CONTEXTS    every supported context backend
+#         LLGO_WASM_TARGET_STACKS      the chosen stack mode (shared, separate)
+#         LLGO_WASM_TARGET_STACK_MODES every stack mode the chosen context can run here
+#         LLGO_WASM_TARGET_DEFAULT_STACK_SIZE  the most C stack a goroutine gets (the runtime's
+#                                      LLGO_DEFAULT_STACK_SIZE)
 #         LLGO_WASM_TARGET_DATA_MODEL  "pointer;long;ssize_t" sizes
 #         LLGO_WASM_TARGET_CFLAGS, LLGO_WASM_TARGET_LDFLAGS   the effective flags as options
 #         LLGO_WASM_TARGET_EXTENSION   the default output extension
@@ -21,8 +26,9 @@
 #           LLGO_WASM_ENGINE_<engine>_SAMPLED    ON: it runs the smoke program and the fixture's
 #                                                modes only, not every test program case
 #   llgo_wasm_engine_command(<out> <engine> <program>)   the engine's argv for one program
-#   llgo_wasm_runtime_sources(<out> CONTEXT <ctx>)       absolute paths of the runtime files the
-#                                                        driver selects by their //llgo:build lines
+#   llgo_wasm_runtime_sources(<out> CONTEXT <ctx> [STACKS <mode>])   absolute paths of the runtime
+#                                                        files the driver selects by their
+#                                                        //llgo:build lines
 #
 # {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. The
 # first word of an engine command is a tool: node (Node >= 24, LLGO_WASM_NODE), wasmtime
@@ -100,10 +106,13 @@ function(_llgo_wasm_engine_tool out tool)
 endfunction()
 
 macro(llgo_wasm_read_target target)
-  cmake_parse_arguments(_rt "" "CONTEXT" "" ${ARGN})
+  cmake_parse_arguments(_rt "" "CONTEXT;STACKS" "" ${ARGN})
   set(_rt_args resolve --json --target "${target}")
   if(_rt_CONTEXT)
     list(APPEND _rt_args --context "${_rt_CONTEXT}")
+  endif()
+  if(_rt_STACKS)
+    list(APPEND _rt_args --stacks "${_rt_STACKS}")
   endif()
   llgo_wasm_driver(LLGO_WASM_TARGET_JSON ${_rt_args})
   string(JSON LLGO_WASM_TARGET_VARIANT GET "${LLGO_WASM_TARGET_JSON}" variant)
@@ -112,6 +121,9 @@ macro(llgo_wasm_read_target target)
   string(JSON LLGO_WASM_TARGET_THREADS GET "${LLGO_WASM_TARGET_JSON}" capabilities threads)
   string(JSON LLGO_WASM_TARGET_CONTEXT GET "${LLGO_WASM_TARGET_JSON}" capabilities context default)
   llgo_wasm_json_list(LLGO_WASM_TARGET_CONTEXTS "${LLGO_WASM_TARGET_JSON}" capabilities context supported)
+  string(JSON LLGO_WASM_TARGET_STACKS GET "${LLGO_WASM_TARGET_JSON}" capabilities stacks default)
+  llgo_wasm_json_list(LLGO_WASM_TARGET_STACK_MODES "${LLGO_WASM_TARGET_JSON}" capabilities stacks supported)
+  string(JSON LLGO_WASM_TARGET_DEFAULT_STACK_SIZE GET "${LLGO_WASM_TARGET_JSON}" default-stack-size)
   set(LLGO_WASM_TARGET_DATA_MODEL "")
   foreach(_rt_size pointer long ssize_t)
     string(JSON _rt_value GET "${LLGO_WASM_TARGET_JSON}" data-model ${_rt_size})
@@ -170,9 +182,13 @@ function(llgo_wasm_engine_command out engine program)
 endfunction()
 
 function(llgo_wasm_runtime_sources out)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT;STACKS" "")
+  set(_stacks "")
+  if(arg_STACKS)
+    set(_stacks --stacks "${arg_STACKS}")
+  endif()
   llgo_wasm_driver(_files sources --dir "${LLGO_WASM_SOURCE_ROOT}/runtime/src" --target "${LLGO_WASM_TARGET}"
-                   --context "${arg_CONTEXT}")
+                   --context "${arg_CONTEXT}" ${_stacks})
   string(REPLACE "\n" ";" _files "${_files}")
   list(TRANSFORM _files PREPEND "${LLGO_WASM_SOURCE_ROOT}/runtime/src/")
   set(${out} "${_files}" PARENT_SCOPE)

@@ -3,7 +3,7 @@
 # target, the host included; the source lists come from the driver (`llgo-wasm sources`, which
 # evaluates each file's //llgo:build line), never from a list kept here.
 #
-#   llgo_runtime_add(<suffix> CONTEXT <ctx> [OPTIONS <compile options>...])
+#   llgo_runtime_add(<suffix> CONTEXT <ctx> [STACKS <mode>] [OPTIONS <compile options>...])
 #     llgo_runtime_<suffix>      the scheduler (or the 1:1 pthread backend), G/M/P state,
 #                                panic/defer, fatal: the selection minus the context layer
 #     llgo_wasmcontext_<suffix>  the context layer (files named wasmcontext_*), when the selection
@@ -11,21 +11,26 @@
 #                                holds nothing else, with no other include directory: a context
 #                                file that included a scheduler header would not compile (the
 #                                build proves the boundary). llgo_runtime_<suffix> links it.
-#   Both are compiled with the target's effective cflags for that context and with
+#   Both are compiled with the target's effective cflags for that context and stack mode, with
+#   -DLLGO_DEFAULT_STACK_SIZE=<the descriptor's default-stack-size>, and with
 #   llgo_runtime_build_flags (warnings; LLGO_WASM_SANITIZE / LLGO_WASM_COVERAGE on the host).
+#   With LLGO_WASM_PACKAGE_CACHE=ON both come from the package cache when their key hits (imported
+#   libraries of the same names) and are stored there when it misses (LlgoWasmPackageCache.cmake).
 include_guard(GLOBAL)
 
 set(LLGO_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 include(LlgoRuntimeBuildFlags)
+include(LlgoWasmPackageCache)
 # Some context backends have assembly (wasmcontext_asyncify_sp.S). Enabled here, at directory
 # scope: a language enabled inside a function is forgotten when the function returns.
 enable_language(ASM)
 
 function(llgo_runtime_add suffix)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT" "OPTIONS")
-  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}")
-  llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT;STACKS" "OPTIONS")
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}" STACKS "${arg_STACKS}")
+  llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}")
+  set(defines LLGO_DEFAULT_STACK_SIZE=${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
   set(context_sources "")
   set(runtime_sources "")
   foreach(source IN LISTS sources)
@@ -39,14 +44,38 @@ function(llgo_runtime_add suffix)
     endif()
   endforeach()
   if(NOT arg_OPTIONS)
-    message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}: runtime sources selected by the driver: ${sources}")
+    message(STATUS "${LLGO_WASM_TARGET_VARIANT}/${arg_CONTEXT}/${LLGO_WASM_TARGET_STACKS} stacks: runtime sources "
+                   "selected by the driver: ${sources}")
   endif()
 
-  add_library(llgo_runtime_${suffix} STATIC ${runtime_sources})
-  target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include" PRIVATE "${LLGO_RUNTIME_DIR}/src")
-  target_compile_options(llgo_runtime_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
-  target_link_libraries(llgo_runtime_${suffix} PRIVATE llgo_runtime_build_flags)
+  set(cache_hit FALSE)
+  if(LLGO_WASM_PACKAGE_CACHE)
+    set(runtime_archive "${CMAKE_STATIC_LIBRARY_PREFIX}llgo_runtime_${suffix}${CMAKE_STATIC_LIBRARY_SUFFIX}")
+    set(archives "${runtime_archive}")
+    if(context_sources)
+      list(APPEND archives "${CMAKE_STATIC_LIBRARY_PREFIX}llgo_wasmcontext_${suffix}${CMAKE_STATIC_LIBRARY_SUFFIX}")
+    endif()
+    get_target_property(build_flags llgo_runtime_build_flags INTERFACE_COMPILE_OPTIONS)
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+    llgo_wasm_package_cache_fetch(cache_hit cache_key NAME "${LLGO_WASM_TARGET_VARIANT}/${suffix}" CONTEXT "${arg_CONTEXT}"
+      OUTPUTS ${archives} FLAGS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS} ${defines} ${build_flags} ${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${build_type}})
+  endif()
+  if(cache_hit)
+    add_library(llgo_runtime_${suffix} STATIC IMPORTED GLOBAL)
+    set_target_properties(llgo_runtime_${suffix} PROPERTIES IMPORTED_LOCATION "${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}/${runtime_archive}")
+    target_include_directories(llgo_runtime_${suffix} INTERFACE "${LLGO_RUNTIME_DIR}/include")
+  else()
+    add_library(llgo_runtime_${suffix} STATIC ${runtime_sources})
+    target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include" PRIVATE "${LLGO_RUNTIME_DIR}/src")
+    target_compile_options(llgo_runtime_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
+    target_compile_definitions(llgo_runtime_${suffix} PRIVATE ${defines})
+    target_link_libraries(llgo_runtime_${suffix} PRIVATE llgo_runtime_build_flags)
+  endif()
   if(NOT context_sources)
+    if(LLGO_WASM_PACKAGE_CACHE AND NOT cache_hit)
+      llgo_wasm_package_cache_store(llgo_runtime_${suffix} KEY "${cache_key}"
+        OUTPUTS "${runtime_archive}=$<TARGET_FILE:llgo_runtime_${suffix}>")
+    endif()
     return()
   endif()
   set(copies "${CMAKE_CURRENT_BINARY_DIR}/wasmcontext-only-${suffix}")
@@ -59,9 +88,24 @@ function(llgo_runtime_add suffix)
       list(APPEND copied_sources "${copies}/${name}")
     endif()
   endforeach()
+  if(cache_hit)
+    list(GET archives 1 context_archive)
+    add_library(llgo_wasmcontext_${suffix} STATIC IMPORTED GLOBAL)
+    set_target_properties(llgo_wasmcontext_${suffix} PROPERTIES IMPORTED_LOCATION "${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}/${context_archive}")
+    target_include_directories(llgo_wasmcontext_${suffix} INTERFACE "${copies}")
+    target_link_libraries(llgo_runtime_${suffix} INTERFACE llgo_wasmcontext_${suffix})
+    return()
+  endif()
   add_library(llgo_wasmcontext_${suffix} STATIC ${copied_sources})
   target_include_directories(llgo_wasmcontext_${suffix} PUBLIC "${copies}")
   target_compile_options(llgo_wasmcontext_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
   target_link_libraries(llgo_wasmcontext_${suffix} PRIVATE llgo_runtime_build_flags)
   target_link_libraries(llgo_runtime_${suffix} PUBLIC llgo_wasmcontext_${suffix})
+  if(LLGO_WASM_PACKAGE_CACHE)
+    list(GET archives 1 context_archive)
+    # The runtime links the context library, so the context library is built when this runs.
+    llgo_wasm_package_cache_store(llgo_runtime_${suffix} KEY "${cache_key}"
+      OUTPUTS "${runtime_archive}=$<TARGET_FILE:llgo_runtime_${suffix}>"
+              "${context_archive}=$<TARGET_FILE:llgo_wasmcontext_${suffix}>")
+  endif()
 endfunction()

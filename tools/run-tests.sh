@@ -12,7 +12,7 @@ bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
 # native-fuzz runs each libFuzzer target for LLGO_WASM_FUZZ_SECONDS (60 by default; see
 # docs/reliability.md): about 3 minutes of fuzzing, two fuzzers at a time, after its build.
-PRESETS=${PRESETS:-"native native-sanitize native-coverage native-fuzz j32 j64 wasip1 wasip1-threads"}
+PRESETS=${PRESETS:-"native native-sanitize native-coverage native-fuzz j32 j64 wasip1 wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
 for p in $PRESETS; do
   echo "=== preset $p"

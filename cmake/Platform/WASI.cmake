@@ -13,11 +13,16 @@ set(CMAKE_SHARED_LIBRARY_SUFFIX ".so")
 set(CMAKE_FIND_LIBRARY_PREFIXES "lib")
 set(CMAKE_FIND_LIBRARY_SUFFIXES ".a")
 
-# The link line gets no <FLAGS>: those carry CMAKE_C_FLAGS_<CONFIG>, and an -O on clang's wasm
-# link line makes clang run whatever wasm-opt is on PATH (often Debian's old 108) behind our back.
+# The link line gets <FLAGS> as on any platform: CMAKE_C_FLAGS and CMAKE_C_FLAGS_<CONFIG> carry
+# the build's optimisation level (and -flto, -g, ...), which the post-link step needs. Link
+# executables through the driver (LlgoWasmLink.cmake): it takes -O off clang's line (with -O,
+# clang-19 runs whatever wasm-opt is on PATH, often Debian's old 108) and gives the level to its
+# pinned wasm-opt. (clang's --no-wasm-opt cannot be used instead: clang-19 then silently runs
+# no link at all.)
 # CMake itself adds --target and --sysroot after <CMAKE_C_COMPILER>; the toolchain's other
-# driver flags (resource dir, -pthread) come from LLGO_WASM_LINK_EXTRA_FLAGS.
+# driver flags (resource dir, -pthread) come from LLGO_WASM_LINK_EXTRA_FLAGS, so a hand-set
+# CMAKE_C_FLAGS (which replaces CMAKE_C_FLAGS_INIT) cannot lose them.
 foreach(_lang C CXX)
   set(CMAKE_${_lang}_LINK_EXECUTABLE
-      "<CMAKE_${_lang}_COMPILER> ${LLGO_WASM_LINK_EXTRA_FLAGS} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+      "<CMAKE_${_lang}_COMPILER> ${LLGO_WASM_LINK_EXTRA_FLAGS} <FLAGS> <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 endforeach()

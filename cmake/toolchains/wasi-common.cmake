@@ -40,6 +40,10 @@ if(LLGO_WASM_WASI_THREADS)
   string(APPEND LLGO_WASM_LINK_EXTRA_FLAGS " -pthread")
 endif()
 set(CMAKE_C_FLAGS_INIT "${LLGO_WASM_LINK_EXTRA_FLAGS}")
+# Debug says -O0 out loud (CMake's own Debug flags are just -g, which clang reads as -O0): a link
+# line without any -O gets the target's default post-link level (descriptor link-optimization).
+set(CMAKE_C_FLAGS_DEBUG_INIT "-O0")
+set(CMAKE_CXX_FLAGS_DEBUG_INIT "-O0")
 set(CMAKE_CXX_FLAGS_INIT "${LLGO_WASM_LINK_EXTRA_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "${LLGO_WASM_LINK_EXTRA_FLAGS}")
 
@@ -49,3 +53,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# Installed (cmake --install), the prefix this file comes from is on the package search path.
+include("${CMAKE_CURRENT_LIST_DIR}/../LlgoWasmInstallLayout.cmake" OPTIONAL)

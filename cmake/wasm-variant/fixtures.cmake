@@ -1,21 +1,28 @@
 # cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
 # smoke program, and the scheduler fixture, the test programs (tests/programs.cmake) and the
-# interpreter of random goroutine programs (tests/runtime/scheddiff.c) once per context backend
-# the target supports, each on the runtime built for that backend. Facts come from the driver (LlgoWasmTargetFacts.cmake):
-# contexts, data model, effective flags per context, engines. The ctest cases that run these
-# programs are in cmake/LlgoWasmFixtureTests.cmake.
+# interpreter of random goroutine programs (tests/runtime/scheddiff.c, single-worker contexts only)
+# once per backend: a context backend the target supports in each stack mode that context can run,
+# each on the runtime built for it. A backend is named after its context in the resolved default
+# mode ("asyncify": shared stacks on P1) and "<context>-<mode>" in another ("asyncify-separate"); its
+# id replaces dashes with underscores (scheduler_asyncify, scheduler_asyncify_separate). Facts come
+# from the driver (LlgoWasmTargetFacts.cmake): contexts, stack modes, data model, effective flags
+# per context and mode, engines. The ctest cases that run these programs are in
+# cmake/LlgoWasmFixtureTests.cmake.
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...])
 #     One executable per output extension the target's engines run: <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
-#     the effective flags of the context last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
+#     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
 #     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
-#     listed in LLGO_WASM_DRIVER_LINKED_MODULES. A file of llgo-wasm itself that a link flag names
+#     listed in LLGO_WASM_DRIVER_LINKED_MODULES; executables of a target whose Asyncify emcc runs
+#     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
+#     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
-# Sets LLGO_WASM_FIXTURE_CONTEXTS: the context backends that have a scheduler fixture.
+# Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, and for each id
+# LLGO_WASM_BACKEND_<id>_CONTEXT and LLGO_WASM_BACKEND_<id>_STACKS.
 
 include(LlgoTestPrograms)
 
@@ -72,12 +79,18 @@ function(llgo_wasm_add_program name)
     target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
     target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
-    target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
-      # The driver finishes and checks WASI modules (docs/link-pipeline.md).
+    # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
+    # functions that can reach a switch point (docs/link-pipeline.md); it adds the target's link
+    # flags itself.
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
+      target_link_options(${_exe} PRIVATE ${arg_OPTIONS})
       llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
+                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" DRIVER_ARGS --stacks "${LLGO_WASM_TARGET_STACKS}")
+    else()
+      target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
+    endif()
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
       list(APPEND _linked ${_exe})
     endif()
   endforeach()
@@ -87,51 +100,68 @@ endfunction()
 # The smoke program: the data model and the exit status reach the host unchanged.
 llgo_wasm_add_program(smoke SOURCES "${ROOT}/tests/fixtures/smoke.c")
 
-set(LLGO_WASM_FIXTURE_CONTEXTS "")
+set(LLGO_WASM_FIXTURE_BACKENDS "")
 foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
-  string(REPLACE "-" "_" _cid "${_ctx}")
-  list(APPEND LLGO_WASM_FIXTURE_CONTEXTS ${_ctx})
-  llgo_runtime_add(${_cid} CONTEXT ${_ctx})
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx})
-
-  list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
-  list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
-  list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
-  set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
-  if(LLGO_WASM_TARGET_THREADS AND _ctx STREQUAL "pthread")
-    list(APPEND _defs LLGO_FIXTURE_THREADED=1)
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
-      # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
-      list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=64)
+  # The resolved default mode first, then the others this context can run.
+  set(_modes "${LLGO_WASM_TARGET_STACK_MODES}")
+  list(REMOVE_ITEM _modes "${LLGO_WASM_TARGET_STACKS}")
+  list(PREPEND _modes "${LLGO_WASM_TARGET_STACKS}")
+  set(_default_mode "${LLGO_WASM_TARGET_STACKS}")
+  foreach(_mode IN LISTS _modes)
+    set(_backend "${_ctx}")
+    if(NOT _mode STREQUAL _default_mode)
+      set(_backend "${_ctx}-${_mode}")
     endif()
-  endif()
-  llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
-                        DEFINES ${_defs})
-  llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
-  if(NOT _ctx STREQUAL "pthread")
-    # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
-    # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
-    llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
-  endif()
+    string(REPLACE "-" "_" _cid "${_backend}")
+    list(APPEND LLGO_WASM_FIXTURE_BACKENDS ${_backend})
+    set(LLGO_WASM_BACKEND_${_cid}_CONTEXT ${_ctx})
+    set(LLGO_WASM_BACKEND_${_cid}_STACKS ${_mode})
+    llgo_runtime_add(${_cid} CONTEXT ${_ctx} STACKS ${_mode})
+    llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx} STACKS ${_mode})
 
-  if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
-    # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link
-    # pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each. (Upstream LLGo hits an
-    # LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime does not, so full LTO is
-    # an ordinary case here.)
-    foreach(_opt O0 O3 thinlto lto)
-      if(_opt STREQUAL "thinlto")
-        set(_opt_flags -flto=thin)
-      elseif(_opt STREQUAL "lto")
-        set(_opt_flags -flto)
-      else()
-        set(_opt_flags -${_opt})
+    list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
+    list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
+    list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
+    set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
+    if(LLGO_WASM_TARGET_THREADS AND _ctx STREQUAL "pthread")
+      list(APPEND _defs LLGO_FIXTURE_THREADED=1)
+      if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+        # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
+        list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=64)
       endif()
-      llgo_runtime_add(${_cid}_${_opt} CONTEXT ${_ctx} OPTIONS ${_opt_flags})
-      llgo_wasm_add_program(scheduler_${_cid}_${_opt} SOURCES "${ROOT}/tests/fixtures/scheduler.c"
-                            RUNTIME llgo_runtime_${_cid}_${_opt} DEFINES ${_defs} OPTIONS ${_opt_flags})
-    endforeach()
-  endif()
+    elseif(_mode STREQUAL "shared" AND LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+      # a parked goroutine keeps only the stack it used: a million fit in linear memory
+      list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=1000000)
+    endif()
+    llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
+                          DEFINES ${_defs})
+    llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+    if(NOT _ctx STREQUAL "pthread")
+      # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
+      # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
+      llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
+    endif()
+
+    if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link" AND _mode STREQUAL _default_mode)
+      # Other optimisation levels, ThinLTO and full LTO (runtime and fixture alike): the post-link
+      # pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each. (Upstream LLGo hits an
+      # LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime does not, so full LTO is
+      # an ordinary case here.)
+      foreach(_opt O0 O3 thinlto lto)
+        if(_opt STREQUAL "thinlto")
+          set(_opt_flags -flto=thin)
+        elseif(_opt STREQUAL "lto")
+          set(_opt_flags -flto)
+        else()
+          set(_opt_flags -${_opt})
+        endif()
+        llgo_runtime_add(${_cid}_${_opt} CONTEXT ${_ctx} STACKS ${_mode} OPTIONS ${_opt_flags})
+        llgo_wasm_add_program(scheduler_${_cid}_${_opt} SOURCES "${ROOT}/tests/fixtures/scheduler.c"
+                              RUNTIME llgo_runtime_${_cid}_${_opt} DEFINES ${_defs} OPTIONS ${_opt_flags})
+      endforeach()
+    endif()
+  endforeach()
 endforeach()
 # Later readers see the default context's facts again.
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")

@@ -5,12 +5,18 @@
 //   llgo-wasm sources   --dir DIR [--json] [--explain]
 //   llgo-wasm cache-key --package-root DIR [--file F]... [--dep-key K]... [--toolchain-id K=V]... [--flag F]... [--json] [--explain]
 //   llgo-wasm link      ...   (driver/link, when built)
+//   llgo-wasm cache     get|put|has|stats|trim ...   (runs llgo-wasm-cache beside this program)
 //
 // Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
-// --goos, --goarch, --context, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS and
-// LLGO_WASM_CONTEXT are read from the environment; the options override them.
+// --goos, --goarch, --context, --stacks, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS,
+// LLGO_WASM_CONTEXT and LLGO_WASM_STACKS are read from the environment; the options override them.
 // Bad input prints one message on stderr and exits 2.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -27,6 +33,7 @@
 #include "llgo_wasm/source_selection.hpp"
 
 #if LLGO_WASM_HAVE_LINK
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/link_command.hpp"
 #endif
 
@@ -40,6 +47,7 @@ constexpr const char* kCommonHelp =
     "  --target NAME|PATH.json  a built-in target (see `llgo-wasm targets`) or a custom descriptor\n"
     "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
     "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
+    "  --stacks shared|separate where goroutine stacks live (overrides LLGO_WASM_STACKS)\n"
     "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n"
     "  --descriptor-path DIR    a custom descriptor's `inherits` may also name .json files in DIR\n"
     "                           (without it: only its own directory tree and the built-in targets)\n";
@@ -70,6 +78,8 @@ const std::vector<Command>& commands() {
        "(except names starting with '.') is an input. --explain prints the encoding that is hashed.\n"},
       {"link", "plan and run the link steps (driver/link)",
        "usage: llgo-wasm link [target options] ...   (see `llgo-wasm link --help` when built)\n"},
+      {"cache", "the package cache: get, put, has, stats, trim",
+       "usage: llgo-wasm cache get|put|has|stats|trim ...   (see `llgo-wasm cache --help`)\n"},
   };
   return list;
 }
@@ -95,7 +105,7 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
                           const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
                           bool pass_unknown) {
   Arguments arguments;
-  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT"}) {
+  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT", "LLGO_WASM_STACKS"}) {
     if (const char* value = std::getenv(variable)) arguments.query.environment[variable] = value;
   }
   auto contains = [](const std::vector<std::string>& list, const std::string& item) {
@@ -129,6 +139,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
       arguments.query.goarch = take_value();
     } else if (option == "--context") {
       arguments.query.context = take_value();
+    } else if (option == "--stacks") {
+      arguments.query.stacks = take_value();
     } else if (option == "--descriptor-path") {
       arguments.query.descriptor_search_path.push_back(take_value());
     } else if (option == "--env") {
@@ -283,6 +295,22 @@ int run_link(const Arguments& arguments) {
 #endif
 }
 
+// The cache commands live in llgo-wasm-cache beside this program (it links libcurl, which this
+// static binary cannot); exec replaces this process, so the exit status is the helper's.
+int run_cache(const std::vector<std::string>& args) {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw DriverError("cache: cannot find this program's directory: " + error.message());
+  std::string helper = (self.parent_path() / "llgo-wasm-cache").string();
+  std::vector<char*> argv = {helper.data()};
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (auto& arg : rest) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  ::execv(helper.c_str(), argv.data());
+  throw DriverError("cache: cannot run " + helper + ": " + std::strerror(errno) +
+                    " (it is built and installed beside llgo-wasm)");
+}
+
 int run(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_main_help(args.empty() ? std::cerr : std::cout);
@@ -300,6 +328,7 @@ int run(const std::vector<std::string>& args) {
     throw DriverError("unknown command \"" + name + "\"; commands: " + joined(names, ", ") + " (see llgo-wasm --help)");
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (name == "cache") return run_cache(args);
   bool is_link = name == "link";
   if (!is_link && std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != rest.end()) {
     std::cout << command->usage << "\n" << kCommonHelp;
@@ -312,6 +341,12 @@ int run(const std::vector<std::string>& args) {
     return run_cache_key(parse_arguments(name, rest, {"--package-root", "--file", "--dep-key", "--toolchain-id", "--flag"},
                                          {"--json", "--explain"}, false));
   }
+#if LLGO_WASM_HAVE_LINK
+  // emcc's wasm-opt, through the shim a narrowed Emscripten link installs: it needs no target.
+  if (is_link && !rest.empty() && rest[0] == llgo_wasm::emscripten_wasm_opt_shim_flag) {
+    return llgo_wasm::run_emscripten_wasm_opt_shim(std::vector<std::string>(rest.begin() + 1, rest.end()));
+  }
+#endif
   return run_link(parse_arguments(name, rest, {}, {}, true));
 }
 

@@ -8,11 +8,12 @@
  *
  * A driver handle holds the loaded built-in descriptors; it is immutable and may be
  * shared between threads. The API does not read the process environment: pass the
- * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT) in the
- * query's "env" object.
+ * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT,
+ * LLGO_WASM_STACKS) in the query's "env" object.
  *
  * Query JSON:  {"target": "wasm" | "path/to/custom.json" | null,
  *               "goos": "js" | null, "goarch": "wasm" | null, "context": null,
+ *               "stacks": "shared" | "separate" | null,
  *               "env": {"LLGO_WASI_THREADS": "1", ...},
  *               "descriptor_path": ["dir", ...]}   (directories a custom descriptor's
  *               "inherits" may also name files in; default: only its own directory tree)
@@ -75,6 +76,29 @@ LLGO_WASM_API llgo_wasm_status llgo_wasm_select_sources(const llgo_wasm_driver* 
  *  "toolchain": {"clang": "19.1.7", ...}, "flags": [...]} -> {"key": "<64 hex>", "inputs": [{"path", "sha256"}]}. */
 LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_key(const llgo_wasm_driver* driver, const char* request_json,
                                                    char** result, char** error);
+
+/* The package cache (docs/cache.md). No driver handle: every request names its cache,
+ *   {"cache_dir": "dir", "max_size": "2G" | null, "remote": "http://host:port/prefix" | null,
+ *    "remote_read_only": false, "remote_timeout": 5, ...}
+ * and the environment is not read. A failing remote never fails a call: its warnings are
+ * returned in the result's "warnings" list. */
+
+/* {..., "key": "<64 hex>", "dest": "dir"} -> {"hit": true, "source": "local"|"remote", "entry": {...},
+ * "warnings": [...]} or {"hit": false, "reason": "...", "warnings": [...]}. A miss is LLGO_WASM_OK. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_get(const char* request_json, char** result, char** error);
+
+/* {..., "key", "outputs": [{"name": "lib/libx.a", "path": "/abs/or/relative"}], "metadata": {...}} ->
+ * {"entry": {"format", "key", "outputs": [{"name", "sha256", "size"}], "metadata"}, "warnings": [...]}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_put(const char* request_json, char** result, char** error);
+
+/* {..., "key"} -> {"hit": bool, "source": "local"|"remote" (on a hit), "warnings": [...]}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_has(const char* request_json, char** result, char** error);
+
+/* {...} -> {"dir", "entries", "blobs", "bytes", "max-bytes", "remote", "remote-writes"}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_stats(const char* request_json, char** result, char** error);
+
+/* {..., "max_size": "2G"} -> {"removed-entries", "removed-blobs", "bytes"}. */
+LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_trim(const char* request_json, char** result, char** error);
 
 /* Frees a string returned by this library. NULL is ignored. */
 LLGO_WASM_API void llgo_wasm_string_free(char* text);

@@ -4,8 +4,6 @@
 // count record followed by one record per item.
 #include "llgo_wasm/cache_key.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -16,37 +14,11 @@
 
 #include "descriptor_schema.hpp"
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/sha256.hpp"
 #include "utf8.hpp"
 
 namespace llgo_wasm {
 namespace {
-
-class Sha256 {
- public:
-  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
-    if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1) {
-      throw DriverError("OpenSSL could not start a SHA-256 digest");
-    }
-  }
-  void update(const void* data, std::size_t size) {
-    if (EVP_DigestUpdate(context_.get(), data, size) != 1) throw DriverError("OpenSSL SHA-256 update failed");
-  }
-  std::string hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_DigestFinal_ex(context_.get(), digest, &size) != 1) throw DriverError("OpenSSL SHA-256 final failed");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < size; ++i) {
-      out += kHex[digest[i] >> 4];
-      out += kHex[digest[i] & 15];
-    }
-    return out;
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context_;
-};
 
 class Encoder {
  public:
@@ -71,9 +43,11 @@ class Encoder {
 
 // Keys of the serialised target that cannot change generated code (dotted paths).
 bool is_non_abi(std::string_view path) {
-  static constexpr std::array<std::string_view, 11> kNonAbi = {
-      "name",   "format-version", "implied",  "origin",  "overridden-environment", "descriptor-files",
-      "output", "runner",         "engines",  "effective", "capabilities.context.supported"};
+  static constexpr std::array<std::string_view, 12> kNonAbi = {
+      "name",    "format-version", "implied",   "origin",
+      "overridden-environment",    "descriptor-files",      "output",
+      "runner",  "engines",        "effective", "capabilities.context.supported",
+      "capabilities.stacks.supported"};
   return std::find(kNonAbi.begin(), kNonAbi.end(), path) != kNonAbi.end();
 }
 

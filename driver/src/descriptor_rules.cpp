@@ -162,6 +162,43 @@ void context_ldflags_name_supported_contexts(const Facts& d) {
   }
 }
 
+// ---- stacks ----
+
+std::string stack_mode_list(const std::vector<StackMode>& modes) {
+  std::vector<std::string> names;
+  for (auto mode : modes) names.emplace_back(to_string(mode));
+  return join(names);
+}
+
+void default_stacks_is_supported(const Facts& d) {
+  const Capabilities& caps = d.spec.capabilities;
+  const auto& supported = caps.supported_stacks;
+  if (std::find(supported.begin(), supported.end(), caps.stacks) != supported.end()) return;
+  fail(d, "capabilities/stacks/default", "default stacks \"" + std::string(to_string(caps.stacks)) +
+                                             "\" is not among the supported ones (" + stack_mode_list(supported) + ")");
+}
+
+// Every supported stack mode must be one some supported context can run (targets/schema.json,
+// $defs/context/x-llgo-stacks): shared stacks on a target whose only context is pthread would
+// never be used.
+void stacks_fit_contexts(const Facts& d) {
+  const Capabilities& caps = d.spec.capabilities;
+  const auto& schema = DescriptorSchema::embedded();
+  for (std::size_t i = 0; i < caps.supported_stacks.size(); ++i) {
+    StackMode mode = caps.supported_stacks[i];
+    bool runnable = std::any_of(caps.supported_contexts.begin(), caps.supported_contexts.end(), [&](const auto& context) {
+      auto modes = schema.context_stacks(context);
+      return std::find(modes.begin(), modes.end(), mode) != modes.end();
+    });
+    if (runnable) continue;
+    Location at = d.positions.item("capabilities/stacks/supported", i);
+    if (at.file.empty()) at = d.positions.value("capabilities/stacks/default");
+    fail_at(at, "stacks \"" + std::string(to_string(mode)) + "\" needs a context backend that can run it, but this target "
+                "supports only " + join(caps.supported_contexts) + " (which context runs which mode: "
+                "$defs/context/x-llgo-stacks in targets/schema.json)");
+  }
+}
+
 // ---- exception handling ----
 
 void eh_models_fit_triple(const Facts& d) {
@@ -305,6 +342,8 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"default-context-is-supported", default_context_is_supported},
       {"contexts-fit-target", contexts_fit_target},
       {"context-ldflags-name-supported-contexts", context_ldflags_name_supported_contexts},
+      {"default-stacks-is-supported", default_stacks_is_supported},
+      {"stacks-fit-contexts", stacks_fit_contexts},
       {"eh-models-fit-triple", eh_models_fit_triple},
       {"eh-translation-needs-post-link", eh_translation_needs_post_link},
       {"environments-only-on-emscripten", environments_only_on_emscripten},

@@ -127,7 +127,20 @@ DescriptorSchema DescriptorSchema::parse(std::string_view text) {
     schema.context_needs_[name] = {need.at("what").get<std::string>(), need.at("key").get<std::string>(),
                                    need.at("one-of").get<std::vector<json>>()};
   }
+  const json stacks = contexts.value("x-llgo-stacks", json::object());
+  for (const auto& [name, modes] : stacks.items()) {
+    for (const auto& mode : modes) {
+      auto parsed = parse_stack_mode(mode.get<std::string>());
+      if (!parsed) throw DriverError("targets/schema.json: x-llgo-stacks of " + name + " names " + mode.dump() + ", not a stack mode");
+      schema.context_stacks_[name].push_back(*parsed);
+    }
+  }
   return schema;
+}
+
+std::vector<StackMode> DescriptorSchema::context_stacks(const std::string& context) const {
+  auto found = context_stacks_.find(context);
+  return found == context_stacks_.end() ? std::vector<StackMode>{StackMode::Separate} : found->second;
 }
 
 const DescriptorSchema& DescriptorSchema::embedded() {

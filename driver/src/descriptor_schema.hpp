@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llgo_wasm/target.hpp"
+
 namespace llgo_wasm::detail {
 
 enum class FieldKind {
@@ -72,11 +74,15 @@ class DescriptorSchema {
   // The context backends ($defs/context) and what a target needs for each one that has a need.
   const std::vector<std::string>& context_backends() const { return context_backends_; }
   const std::map<std::string, ContextNeed>& context_needs() const { return context_needs_; }
+  // The stack modes a context backend can run ($defs/context/x-llgo-stacks); separate only for a
+  // backend the schema does not list.
+  std::vector<StackMode> context_stacks(const std::string& context) const;
 
  private:
   std::vector<FieldSchema> fields_;
   std::vector<std::string> context_backends_;
   std::map<std::string, ContextNeed> context_needs_;
+  std::map<std::string, std::vector<StackMode>> context_stacks_;
 };
 
 // "capabilities/eh/compile" -> "capabilities.eh.compile", for messages.

@@ -80,6 +80,52 @@ ContextBackend choose_context(const TargetSpec& spec, const Query& query) {
                     detail::join(supported));
 }
 
+// The stack mode: --stacks, else LLGO_WASM_STACKS, else the descriptor's default. Only the modes
+// the chosen context can run count (targets/schema.json, $defs/context/x-llgo-stacks): with a
+// context that owns a stack per goroutine the default falls back to the first mode it can run,
+// and asking for another one is an error.
+void choose_stacks(Capabilities& caps, const std::string& target_name, const Query& query) {
+  const std::vector<StackMode> runnable = detail::DescriptorSchema::embedded().context_stacks(caps.context);
+  std::vector<StackMode> usable;
+  for (auto mode : caps.supported_stacks) {
+    if (std::find(runnable.begin(), runnable.end(), mode) != runnable.end()) usable.push_back(mode);
+  }
+  auto names = [](const std::vector<StackMode>& modes) {
+    std::vector<std::string> out;
+    for (auto mode : modes) out.emplace_back(to_string(mode));
+    return detail::join(out);
+  };
+  const std::string* requested = query.stacks ? &*query.stacks : non_empty_environment_value(query, kEnvStacks);
+  if (!requested) {
+    if (std::find(usable.begin(), usable.end(), caps.stacks) == usable.end()) {
+      if (usable.empty()) {
+        throw DriverError("target " + target_name + " supports stacks " + names(caps.supported_stacks) + ", none of which context " +
+                          caps.context + " can run (it runs " + names(runnable) + ")");
+      }
+      caps.stacks = usable.front();
+    }
+    caps.supported_stacks = usable;
+    return;
+  }
+  const std::string source = query.stacks ? "--stacks" : std::string(kEnvStacks);
+  auto mode = parse_stack_mode(*requested);
+  if (!mode) {
+    std::vector<std::string> all(stack_mode_names().begin(), stack_mode_names().end());
+    throw DriverError(source + "=" + *requested + " is not a stack mode" + detail::did_you_mean(*requested, all) +
+                      "; target " + target_name + " supports " + names(caps.supported_stacks));
+  }
+  if (std::find(caps.supported_stacks.begin(), caps.supported_stacks.end(), *mode) == caps.supported_stacks.end()) {
+    throw DriverError(source + "=" + *requested + " is not supported by target " + target_name + "; it supports " +
+                      names(caps.supported_stacks));
+  }
+  if (std::find(usable.begin(), usable.end(), *mode) == usable.end()) {
+    throw DriverError(source + "=" + *requested + " cannot be used with context " + caps.context + ", which runs " +
+                      names(runnable) + " stacks only (choose another --context, or --stacks " + names(usable) + ")");
+  }
+  caps.stacks = *mode;
+  caps.supported_stacks = usable;
+}
+
 // The effective value of every variable that selects among this platform's descriptors:
 // what the chosen descriptor requires, else the unset meaning. A resolved target loaded
 // again keeps the environment it records.
@@ -160,6 +206,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
+  choose_stacks(spec.capabilities, spec.name, query);
   return ResolvedTarget{
       .spec = std::move(spec),
       .goos_origin = goos_origin,

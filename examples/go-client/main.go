@@ -1,9 +1,11 @@
 // Command go-client resolves the five llgo-wasm variants through the driver's C API,
 // the way LLGo (a Go program) calls it through cgo, prints them, and exits non-zero
-// when any result differs from the variant table in docs/architecture.md.
+// when any result differs from the variant table in docs/architecture.md. It finds an
+// installed llgo-wasm through pkg-config (llgo-wasm.pc; PKG_CONFIG_PATH=<prefix>/lib/pkgconfig).
 package main
 
 /*
+#cgo pkg-config: llgo-wasm
 #include <stdlib.h>
 #include "llgo_wasm.h"
 */

@@ -12,6 +12,19 @@
  *   - pthread (P1T and native default): one thread per goroutine (1:1).
  * Behaviour that differs between the two is marked "backend-dependent" below.
  *
+ * THE SHARED-STACK RULE. On the single worker, goroutines may share one C stack
+ * (the target's `stacks` capability, "shared" by default where the context
+ * backend allows it): a goroutine that is switched out keeps a copy of the part
+ * of the stack it used, and another goroutine's frames occupy the same
+ * addresses until it is switched back in. So no goroutine may dereference a
+ * pointer into another goroutine's stack while that one is switched out (parked,
+ * yielded, or runnable in the queue). Data handed between goroutines must live
+ * in heap (or static) memory; every primitive of this runtime does so (goroutine
+ * records, run queue, panic records are heap-owned; a defer frame is only ever
+ * used by its own goroutine). Go code keeps this rule by construction: anything
+ * that escapes to another goroutine escapes to the heap. C code that breaks it
+ * must be built with separate stacks (llgo-wasm --stacks separate).
+ *
  * Limits: not thread-safe on the single-worker scheduler (there is one thread);
  * no timers, channels or host async I/O.
  */
@@ -32,9 +45,6 @@ typedef struct llgo_g llgo_g;
 /* The function a goroutine runs. When it returns, the goroutine exits. */
 typedef void (*llgo_go_fn)(void *arg);
 
-/* Default size of a goroutine's C stack (and of its Asyncify save area). */
-#define LLGO_DEFAULT_STACK_SIZE ((size_t)64 * 1024)
-
 /* ---- Host entry --------------------------------------------------------- */
 
 /*
@@ -53,12 +63,16 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv);
 
 /* ---- Goroutines ---------------------------------------------------------- */
 
-/* Starts `fn(arg)` as a new goroutine with the default stack size. It runs
- * later, when the scheduler reaches it (FIFO). Out of memory is fatal. */
+/* Starts `fn(arg)` as a new goroutine with the target's default stack size (the
+ * descriptor's default-stack-size: the most C stack it may use). It runs later,
+ * when the scheduler reaches it (FIFO). Out of memory is fatal. */
 void llgo_go(llgo_go_fn fn, void *arg);
 
-/* Like llgo_go with an explicit C stack size in bytes (rounded up to 16;
- * at least 4 KiB). Pthread backend: the thread's stack size. */
+/* Like llgo_go with an explicit C stack size in bytes (rounded up to 16; at
+ * least 4 KiB). With shared stacks it is a limit within the shared stack, which
+ * is as large as main's (256 KiB) or the default if larger; a larger size is a
+ * fatal error, as is any size no allocation could satisfy. Pthread backend: the
+ * thread's stack size. */
 void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size);
 
 /* Yields the processor: the current goroutine goes to the back of the run
@@ -200,7 +214,8 @@ size_t llgo_test_context_pool_len(void);           /* exited contexts kept for r
 uint64_t llgo_test_contexts_created(void);         /* contexts ever allocated */
 
 /* Allocation failure injection, for every backend: every allocation the runtime makes
- * (goroutine records, stacks and Asyncify save areas, deferred calls, panic records) is
+ * (goroutine records; goroutine stack storage: a separate stack with its Asyncify save area,
+ * the shared stack, the copies suspended goroutines keep of it; deferred calls, panic records) is
  * counted, and each failure ends in a "fatal error: out of memory allocating ..." (status 2).
  * llgo_test_fail_allocation(n): the n-th allocation from now fails, once (n <= 0: none);
  * llgo_test_fail_allocations_after(n): all allocations after the next n fail (n < 0: none);
@@ -210,8 +225,9 @@ void llgo_test_fail_allocations_after(long count);
 long llgo_test_allocation_count(void);
 
 /* Overflow simulation for tests: overwrite the current goroutine's stack-limit
- * canary, or push its Asyncify save area past its end. The next switch away
- * from the goroutine must die with a fatal error naming it. No-op on pthread. */
+ * canary, or make its next suspend report an Asyncify save area overflow. The
+ * next switch away from the goroutine must die with a fatal error naming it.
+ * No-op on pthread. */
 void llgo_test_smash_stack_canary(void);
 void llgo_test_overflow_asyncify_area(void);
 

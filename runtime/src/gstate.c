@@ -74,23 +74,6 @@ const char *llgo_p_status_name(int status) {
   }
 }
 
-static int transition_is_legal(int from, int to) {
-  switch (from) {
-  case LLGO_G_IDLE:
-    return to == LLGO_G_RUNNABLE;
-  case LLGO_G_RUNNABLE:
-    return to == LLGO_G_RUNNING;
-  case LLGO_G_RUNNING:
-    return to == LLGO_G_RUNNABLE || to == LLGO_G_WAITING || to == LLGO_G_DEAD;
-  case LLGO_G_WAITING:
-    return to == LLGO_G_RUNNABLE;
-  case LLGO_G_DEAD:
-    return to == LLGO_G_IDLE;
-  default:
-    return 0;
-  }
-}
-
 void llgo_g_init(llgo_g *g, llgo_go_fn fn, void *arg, int is_main) {
   g->id = llgo_next_g_id();
   atomic_store(&g->status, LLGO_G_IDLE);
@@ -101,18 +84,15 @@ void llgo_g_init(llgo_g *g, llgo_go_fn fn, void *arg, int is_main) {
   g->panic = NULL;
 }
 
-void llgo_casgstatus(llgo_g *g, int from, int to) {
-  if (!transition_is_legal(from, to)) {
+_Noreturn void llgo_casgstatus_failed(llgo_g *g, int from, int to, int found) {
+  if (!llgo_g_transition_is_legal(from, to)) {
     llgo_fatalf("casgstatus: illegal transition %s -> %s (goroutine %llu)",
                 llgo_g_status_name(from), llgo_g_status_name(to),
                 (unsigned long long)g->id);
   }
-  int expected = from;
-  if (!atomic_compare_exchange_strong(&g->status, &expected, to)) {
-    llgo_fatalf("casgstatus: goroutine %llu is %s, expected %s (moving to %s)",
-                (unsigned long long)g->id, llgo_g_status_name(expected),
-                llgo_g_status_name(from), llgo_g_status_name(to));
-  }
+  llgo_fatalf("casgstatus: goroutine %llu is %s, expected %s (moving to %s)",
+              (unsigned long long)g->id, llgo_g_status_name(found),
+              llgo_g_status_name(from), llgo_g_status_name(to));
 }
 
 _Noreturn void llgo_fatalf(const char *format, ...) {
@@ -126,6 +106,4 @@ _Noreturn void llgo_fatalf(const char *format, ...) {
 
 uint64_t llgo_test_g_id(const llgo_g *g) { return g == NULL ? 0 : g->id; }
 
-int llgo_test_g_status(const llgo_g *g) {
-  return g == NULL ? -1 : atomic_load(&((llgo_g *)g)->status);
-}
+int llgo_test_g_status(const llgo_g *g) { return g == NULL ? -1 : llgo_g_status_of(g); }

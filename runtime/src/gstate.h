@@ -45,9 +45,42 @@ struct llgo_g {
 /* Gives `g` a fresh id and the idle status, with fn(arg) to run. */
 void llgo_g_init(llgo_g *g, llgo_go_fn fn, void *arg, int is_main);
 
+/* Whether `from -> to` is one of the transitions above. */
+static inline int llgo_g_transition_is_legal(int from, int to) {
+  switch (from) {
+  case LLGO_G_IDLE:
+    return to == LLGO_G_RUNNABLE;
+  case LLGO_G_RUNNABLE:
+    return to == LLGO_G_RUNNING;
+  case LLGO_G_RUNNING:
+    return to == LLGO_G_RUNNABLE || to == LLGO_G_WAITING || to == LLGO_G_DEAD;
+  case LLGO_G_WAITING:
+    return to == LLGO_G_RUNNABLE;
+  case LLGO_G_DEAD:
+    return to == LLGO_G_IDLE;
+  default:
+    return 0;
+  }
+}
+
+/* Reports a failed llgo_casgstatus (`found` is the status g had). Never returns. */
+_Noreturn void llgo_casgstatus_failed(llgo_g *g, int from, int to, int found);
+
 /* Moves g from status `from` to `to` with a compare-and-swap. An illegal
- * transition, or g not being in `from`, is fatal (never returns). */
-void llgo_casgstatus(llgo_g *g, int from, int to);
+ * transition, or g not being in `from`, is fatal (never returns). Inline: with
+ * constant statuses the legality check folds away and a switch pays one CAS. */
+static inline void llgo_casgstatus(llgo_g *g, int from, int to) {
+  int found = from;
+  if (!llgo_g_transition_is_legal(from, to) ||
+      !atomic_compare_exchange_strong(&g->status, &found, to)) {
+    llgo_casgstatus_failed(g, from, to, found);
+  }
+}
+
+/* The status of g (an llgo_g_status). */
+static inline int llgo_g_status_of(const llgo_g *g) {
+  return atomic_load(&((llgo_g *)g)->status);
+}
 
 /* Ids: G and M count from 1, P from 0. */
 uint64_t llgo_next_g_id(void);
@@ -78,9 +111,11 @@ _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic);
 /* Frees a goroutine's panic chain (used when a G record is reused). */
 void llgo_g_clear_panics(llgo_g *g);
 
-/* Runs g->fn(g->arg) under the goroutine's base defer frame (so Goexit and
- * panics always find a frame). Returns 1 if the body ended by Goexit, 0 if it
- * returned; an unrecovered panic never returns. Clears the panic chain. */
-int llgo_g_run_body(llgo_g *g);
+/* Ends the running goroutine `g` after a Goexit ran all its deferred calls
+ * (its panic chain is already cleared). Implemented by each scheduler backend:
+ * the single worker abandons its context, the pthread backend ends its thread.
+ * A goroutine's function is called without any runtime frame around it, so
+ * this is how a Goexit leaves the frames in between. */
+_Noreturn void llgo_goroutine_exit(llgo_g *g);
 
 #endif /* LLGO_GSTATE_H */

@@ -18,10 +18,12 @@
  *     aborted Goexit is under them: then the Goexit resumes from this frame;
  *   - panics started before the frame existed stay active: a deferred call that
  *     runs a helper which panics and recovers does not stop the outer panic.
- * The goroutine's base frame (llgo_g_run_body) ends a Goexit and turns an
- * unrecovered panic into Go's "panic: <msg>" chain + exit 2. All state lives in
- * the G and its frames, so a goroutine may yield inside a deferred call; a
- * longjmp never leaves the current goroutine's stack (frames are checked).
+ * There is no base frame under a goroutine's function (the scheduler calls it
+ * directly): past the outermost frame, a Goexit ends the goroutine
+ * (llgo_goroutine_exit) and an unrecovered panic prints Go's "panic: <msg>"
+ * chain and exits 2. All state lives in the G and its frames, so a goroutine may
+ * yield inside a deferred call; a longjmp never leaves the current goroutine's
+ * stack (frames are checked).
  *
  * Limit (documented in llgo_runtime.h): recover also stops the panic when it is
  * called from a function that the deferred call calls, not only directly by the
@@ -81,10 +83,24 @@ void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg) {
   frame->records = record;
 }
 
-/* Continues the newest panic (or Goexit) of `g` at `frame`, whose deferred calls
- * now run for it. If they were running for an older panic, one of them panicked:
- * the older panic is aborted (Go: a panic reaching a started deferred call). */
+/* What is left once no defer frame remains: a Goexit ends the goroutine, a
+ * panic ends the program. */
+static _Noreturn void finish_unwinding(llgo_g *g) {
+  if (!g->panic->goexit) {
+    llgo_die_of_panic(g->panic);
+  }
+  llgo_g_clear_panics(g);
+  llgo_goroutine_exit(g);
+}
+
+/* Continues the newest panic (or Goexit) of `g` at `frame` (NULL: past the
+ * outermost one), whose deferred calls now run for it. If they were running for
+ * an older panic, one of them panicked: the older panic is aborted (Go: a panic
+ * reaching a started deferred call). */
 static _Noreturn void unwind_to(llgo_g *g, llgo_defer_frame *frame) {
+  if (frame == NULL) {
+    finish_unwinding(g);
+  }
   if (frame->panic != NULL && frame->panic != g->panic) {
     frame->panic->aborted = 1;
   }
@@ -185,24 +201,7 @@ void llgo_defer_end(llgo_defer_frame *frame) {
   if (frame->panic == NULL) {
     return; /* a normal return, or recovered: the function returns normally */
   }
-  if (frame->outer != NULL) {
-    unwind_to(g, frame->outer);
-  }
-  if (!g->panic->goexit) {
-    llgo_die_of_panic(g->panic);
-  }
-  /* The base frame of a Goexit: llgo_g_run_body ends the goroutine. */
-}
-
-int llgo_g_run_body(llgo_g *g) {
-  llgo_defer_frame base;
-  if (llgo_defer_begin(&base)) {
-    g->fn(g->arg);
-  }
-  llgo_defer_end(&base);
-  int ended_by_goexit = base.panic != NULL;
-  llgo_g_clear_panics(g);
-  return ended_by_goexit;
+  unwind_to(g, frame->outer);
 }
 
 void llgo_g_clear_panics(llgo_g *g) {

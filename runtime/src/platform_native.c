@@ -8,7 +8,6 @@
 #include "runtime_alloc.h"
 #include "scheduler.h"
 
-
 void *llgo_platform_alloc(size_t size, void *user) {
   (void)user;
   return llgo_runtime_alloc(size);

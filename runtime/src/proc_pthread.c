@@ -19,17 +19,21 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LLGO_PTHREAD_MIN_STACK_SIZE ((size_t)128 * 1024)
+/* Larger requests are refused outright: no address space can hold them. */
+#define LLGO_PTHREAD_MAX_STACK_SIZE ((SIZE_MAX / 4) & ~(size_t)15)
 
 typedef struct pthread_g {
   llgo_g g; /* must be first */
   pthread_mutex_t lock;
   pthread_cond_t wake;
   int wake_pending; /* a ready arrived while the goroutine was still running */
+  jmp_buf exit_jump; /* where llgo_goroutine_exit leaves the goroutine's frames */
   uint64_t m_id;
   int64_t p_id;
   struct pthread_g *all_previous, *all_next; /* the list of live records (Go's allgs) */
@@ -71,7 +75,12 @@ static void *thread_main(void *arg) {
   self->m_id = llgo_next_m_id();
   self->p_id = llgo_next_p_id();
   llgo_casgstatus(&self->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
-  int ended_by_goexit = llgo_g_run_body(&self->g);
+  volatile int ended_by_goexit = 0;
+  if (setjmp(self->exit_jump) == 0) {
+    self->g.fn(self->g.arg);
+  } else {
+    ended_by_goexit = 1;
+  }
   if (self->g.is_main && !ended_by_goexit) {
     pthread_mutex_lock(&main_lock);
     main_done = 1;
@@ -101,9 +110,18 @@ static void *thread_main(void *arg) {
   return NULL;
 }
 
+_Noreturn void llgo_goroutine_exit(llgo_g *g) {
+  longjmp(((pthread_g *)(void *)g)->exit_jump, 1);
+}
+
 static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
   if (!started) {
     llgo_fatal("llgo_go called before llgo_run_main (goroutines need the scheduler)");
+  }
+  if (stack_size > LLGO_PTHREAD_MAX_STACK_SIZE) {
+    llgo_fatalf("llgo_go_stack: a %zu-byte stack is more than a goroutine can have here "
+                "(at most %zu bytes)",
+                stack_size, LLGO_PTHREAD_MAX_STACK_SIZE);
   }
   pthread_g *gp = llgo_runtime_alloc(sizeof *gp);
   if (gp == NULL) {

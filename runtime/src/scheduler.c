@@ -2,18 +2,22 @@
 /*
  * scheduler.c - the single-worker scheduler: one M, one P, a FIFO run queue of
  * goroutines, each with its own execution context (wasmcontext). It does not
- * know which context backend runs underneath (Asyncify, Emscripten Fiber or
- * ucontext): it only calls llgo_wasmcontext_*.
+ * know which context backend or storage runs underneath: it only calls
+ * llgo_wasmcontext_*.
  *
- * The host (llgo_run_main) stays on the system stack and switches to main,
- * the first goroutine. Goroutines switch cooperatively in Gosched, park and
- * exit. A goroutine that exits is "retired": its context cannot be reused
- * while execution is still on its stack, so the next goroutine to run puts it
- * in the free pool (after_resume). Dead records and their contexts are reused
- * by later llgo_go calls (no allocation when the stack size matches).
- * Every switch checks the contexts' canaries: an overflow is fatal and names
- * the goroutine. Limits: no preemption, timers or host events; the pool keeps
- * as many records as were ever live at once.
+ * The host loop (llgo_sched_run, on the system stack) is the scheduler: it pops
+ * the next runnable goroutine and resumes its context, which calls the
+ * goroutine's function directly the first time. A goroutine gives control back
+ * only by suspending itself (Gosched: requeued; park: waiting), by Goexit (its
+ * stack is abandoned) or by returning; the loop then pools a finished record
+ * and picks the next. So a switch passes through the user's frames, one
+ * scheduler frame (llgo_gosched or llgo_park) and the context layer, nothing
+ * else. When the queue is empty the idle hook may wait or send the host back
+ * to its event loop; otherwise it is a deadlock. All loop state lives in
+ * `sched`, so the loop can be left and entered again.
+ * Dead records and their contexts are reused by later llgo_go calls (re-armed
+ * without allocation when the stack size matches).
+ * Limits: no preemption; the pool keeps as many records as were ever live.
  */
 #include "scheduler.h"
 
@@ -24,11 +28,14 @@
 #include <stddef.h>
 #include <string.h>
 
+#ifndef LLGO_DEFAULT_STACK_SIZE
+#error "compile the runtime with -DLLGO_DEFAULT_STACK_SIZE=<default_stack_size from llgo-wasm resolve --json>"
+#endif
 /* Main runs package init and user code: give it more room than a goroutine. */
 #define LLGO_MAIN_STACK_SIZE ((size_t)256 * 1024)
-/* The save area holds the locals of a suspended call chain, which grows with
- * stack use: give it as many bytes as the stack (64 KiB each by default). */
-#define LLGO_ASYNCIFY_AREA_SIZE(stack_size) (stack_size)
+#define LLGO_LARGEST_STACK_SIZE                                                                   \
+  ((size_t)LLGO_DEFAULT_STACK_SIZE > LLGO_MAIN_STACK_SIZE ? (size_t)LLGO_DEFAULT_STACK_SIZE      \
+                                                          : LLGO_MAIN_STACK_SIZE)
 
 typedef struct sched_g {
   llgo_g g; /* must be first: an llgo_g* is a sched_g* */
@@ -40,20 +47,15 @@ typedef struct sched_g {
 } sched_g;
 
 static struct {
-  int started;                /* llgo_run_main was called */
-  llgo_wasmcontext host;      /* the system stack */
-  sched_g *current;           /* the running goroutine, NULL on the host */
-  uint64_t current_id;        /* its id, kept outside the record: an overflowing
-                                 stack may have overwritten the record */
-  sched_g *previous;          /* the goroutine that switched to the current one */
-  uint64_t previous_id;
-  sched_g *retired;           /* exited; its stack may still be in use */
+  int started;           /* llgo_sched_start was called */
+  int main_returned;
+  sched_g *current;      /* the running goroutine, NULL on the host */
   llgo_runqueue run_queue;
   sched_g *free_pool;
   size_t free_pool_length;
-  sched_g *main_g;
   sched_g *all_goroutines; /* every record ever made; records are pooled, never freed */
   uint64_t contexts_created;
+  llgo_sched_idle_hook idle_hook;
   uint64_t m_id;
   int64_t p_id;
   int p_status;
@@ -72,102 +74,77 @@ static sched_g *sched_g_of_node(llgo_runqueue_node *node) {
 
 llgo_g *llgo_current_g(void) { return sched.current == NULL ? NULL : &sched.current->g; }
 
+/* The failure paths are out of line (noinline, cold), so the switch points
+ * stay small: fewer locals for Asyncify to save and no C stack frame. */
+#define LLGO_COLD __attribute__((noinline, cold))
+
+static LLGO_COLD _Noreturn void die_outside_a_goroutine(const char *operation) {
+  llgo_fatalf("%s called outside a goroutine (run the program through llgo_run_main)",
+              operation);
+}
+
 static sched_g *running_or_die(const char *operation) {
   if (sched.current == NULL) {
-    llgo_fatalf("%s called outside a goroutine (run the program through llgo_run_main)",
-                operation);
+    die_outside_a_goroutine(operation);
   }
   return sched.current;
 }
 
-static void check_context(const sched_g *gp, uint64_t id);
-
-/* The running goroutine, after checking its stack canary: done before any
- * scheduling step touches state, so an overflow is reported as such. */
-static sched_g *running_checked(const char *operation) {
-  sched_g *self = running_or_die(operation);
-  check_context(self, sched.current_id);
-  return self;
+static LLGO_COLD _Noreturn void die_of_refused_enqueue(sched_g *gp, llgo_runqueue_result result) {
+  llgo_fatalf("run queue refused goroutine %llu: %s", (unsigned long long)gp->g.id,
+              llgo_runqueue_result_name(result));
 }
 
 static void enqueue(sched_g *gp) {
   llgo_runqueue_result result = llgo_runqueue_push(&sched.run_queue, &gp->run_node);
   if (result != LLGO_RUNQUEUE_OK) {
-    llgo_fatalf("run queue refused goroutine %llu: %s", (unsigned long long)gp->g.id,
-                llgo_runqueue_result_name(result));
+    die_of_refused_enqueue(gp, result);
   }
 }
 
-static _Noreturn void die_of_deadlock(void) {
+static sched_g *dequeue(void) { return sched_g_of_node(llgo_runqueue_pop(&sched.run_queue)); }
+
+static LLGO_COLD _Noreturn void die_of_deadlock(void) {
   if (llgo_live_g_count() == 0 && llgo_main_called_goexit()) {
     llgo_fatal(LLGO_DEADLOCK_MAIN_GOEXIT);
   }
   llgo_fatal(LLGO_DEADLOCK_ASLEEP);
 }
 
-static void check_context(const sched_g *gp, uint64_t id) {
-  llgo_wasmcontext_result result = llgo_wasmcontext_check(&gp->context);
+static LLGO_COLD _Noreturn void die_of_context_failure(uint64_t id,
+                                                       llgo_wasmcontext_result result) {
+  llgo_fatalf("goroutine %llu: %s", (unsigned long long)id, llgo_wasmcontext_result_name(result));
+}
+
+/* Gives control back to the host loop; returns when the loop resumes `self`
+ * (under Asyncify the call returns early while unwinding, and the instrumented
+ * caller returns at once: nothing after it runs until then). */
+static inline void suspend(sched_g *self) {
+  llgo_wasmcontext_result result = llgo_wasmcontext_suspend(&self->context);
   if (result != LLGO_WASMCONTEXT_OK) {
-    llgo_fatalf("goroutine %llu: %s", (unsigned long long)id,
-                llgo_wasmcontext_result_name(result));
+    die_of_context_failure(self->g.id, result);
   }
 }
 
-/* Runs first on every resumed or newly started goroutine (and on the host
- * when main returns): execution has left the previous goroutine's stack, so
- * its storage can be checked and, if it exited, pooled. */
-static void after_resume(void) {
-  if (sched.previous != NULL) {
-    check_context(sched.previous, sched.previous_id);
-    sched.previous = NULL;
-  }
-  sched_g *dead = sched.retired;
-  if (dead != NULL) {
-    sched.retired = NULL;
-    dead->free_next = sched.free_pool;
-    sched.free_pool = dead;
-    sched.free_pool_length++;
-  }
+/* ---- goroutine records ---- */
+
+static void pool(sched_g *gp) {
+  gp->free_next = sched.free_pool;
+  sched.free_pool = gp;
+  sched.free_pool_length++;
 }
 
-/* Switches from `self` (whose new status is already set, and whose context
- * the caller checked first) to `next`, taken from the run queue. Returns when
- * `self` is resumed. */
-static void switch_to(sched_g *self, sched_g *next) {
-  if (llgo_test_g_status(&next->g) == LLGO_G_DEAD) {
-    llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)next->g.id);
-  }
-  llgo_casgstatus(&next->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
-  sched.previous = self;
-  sched.previous_id = sched.current_id;
-  sched.current = next;
-  sched.current_id = next->g.id;
-  llgo_wasmcontext_result result = llgo_wasmcontext_switch(&self->context, &next->context);
-  if (result != LLGO_WASMCONTEXT_OK) {
-    llgo_fatalf("switch from goroutine %llu: %s", (unsigned long long)self->g.id, // LCOV_EXCL_LINE
-                llgo_wasmcontext_result_name(result)); // LCOV_EXCL_LINE
-  }
-  after_resume();
-}
-
-static sched_g *dequeue(void) { return sched_g_of_node(llgo_runqueue_pop(&sched.run_queue)); }
-
-static void goroutine_entry(void *arg);
-
-/* Gives `gp` a context of `stack_size`, reusing the one it has if it fits. */
-static void prepare_context(sched_g *gp, size_t stack_size, int reused) {
-  if (reused && gp->requested_stack_size == stack_size) {
-    if (llgo_wasmcontext_rearm(&gp->context, goroutine_entry, gp) == LLGO_WASMCONTEXT_OK) {
-      return;
-    }
+/* Gives `gp` a context of `stack_size` running fn(arg), reusing the one it has
+ * if the size matches. */
+static void prepare_context(sched_g *gp, llgo_go_fn fn, void *arg, size_t stack_size, int reused) {
+  if (reused && gp->requested_stack_size == stack_size &&
+      llgo_wasmcontext_rearm(&gp->context, fn, arg) == LLGO_WASMCONTEXT_OK) {
+    return;
   }
   if (reused) {
-    llgo_wasmcontext_destroy(&gp->context, llgo_platform_free, NULL);
+    llgo_wasmcontext_destroy(&gp->context);
   }
-  llgo_wasmcontext_result result =
-      llgo_wasmcontext_create(&gp->context, goroutine_entry, gp, stack_size,
-                              LLGO_ASYNCIFY_AREA_SIZE(stack_size), llgo_platform_alloc,
-                              llgo_platform_free, NULL);
+  llgo_wasmcontext_result result = llgo_wasmcontext_create(&gp->context, fn, arg, stack_size);
   if (result != LLGO_WASMCONTEXT_OK) {
     llgo_fatalf("cannot create goroutine %llu (stack %zu bytes): %s",
                 (unsigned long long)gp->g.id, stack_size, llgo_wasmcontext_result_name(result));
@@ -182,6 +159,11 @@ static sched_g *newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main
   }
   if (stack_size < LLGO_WASMCONTEXT_MIN_STACK_SIZE) {
     stack_size = LLGO_WASMCONTEXT_MIN_STACK_SIZE;
+  }
+  if (stack_size > llgo_wasmcontext_max_stack_size()) {
+    llgo_fatalf("llgo_go_stack: a %zu-byte stack is more than a goroutine can have here "
+                "(at most %zu bytes)",
+                stack_size, llgo_wasmcontext_max_stack_size());
   }
   sched_g *gp = sched.free_pool;
   int reused = gp != NULL;
@@ -199,7 +181,7 @@ static sched_g *newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main
     sched.all_goroutines = gp;
   }
   llgo_g_init(&gp->g, fn, arg, is_main);
-  prepare_context(gp, stack_size, reused);
+  prepare_context(gp, fn, arg, stack_size, reused);
   llgo_live_g_started();
   llgo_casgstatus(&gp->g, LLGO_G_IDLE, LLGO_G_RUNNABLE);
   enqueue(gp);
@@ -212,25 +194,22 @@ void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
   newproc(fn, arg, stack_size, 0);
 }
 
+/* ---- switch points (the one scheduler frame of a switch) ---- */
+
 void llgo_gosched(void) {
-  sched_g *self = running_checked("llgo_gosched");
-  sched_g *next = dequeue();
-  if (next == NULL) {
+  sched_g *self = running_or_die("llgo_gosched");
+  if (sched.run_queue.head == NULL) {
     return; /* nothing else to run: keep going */
   }
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_RUNNABLE);
   enqueue(self);
-  switch_to(self, next);
+  suspend(self);
 }
 
 void llgo_park(void) {
-  sched_g *self = running_checked("llgo_park");
+  sched_g *self = running_or_die("llgo_park");
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
-  sched_g *next = dequeue();
-  if (next == NULL) {
-    die_of_deadlock();
-  }
-  switch_to(self, next);
+  suspend(self);
 }
 
 void llgo_ready(llgo_g *g) {
@@ -241,45 +220,77 @@ void llgo_ready(llgo_g *g) {
   enqueue(sched_g_of(g));
 }
 
-/* Ends the running goroutine and never returns: the next one runs, and this
- * record is pooled once execution has left its stack. */
-static _Noreturn void exit_running(sched_g *self, int main_called_goexit) {
-  check_context(self, sched.current_id);
+/* panic.c: a Goexit ran every deferred call of the running goroutine. */
+_Noreturn void llgo_goroutine_exit(llgo_g *g) {
+  sched_g *self = sched_g_of(g);
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_DEAD);
-  llgo_live_g_exited(main_called_goexit);
-  sched_g *next = dequeue();
-  if (next == NULL) {
-    die_of_deadlock();
-  }
-  sched.retired = self;
-  switch_to(self, next);
-  /* Nothing switches to a retired context: it is re-armed before reuse. */
+  llgo_live_g_exited(self->g.is_main);
+  llgo_wasmcontext_exit(&self->context);
   llgo_fatalf("resumed dead goroutine %llu", (unsigned long long)self->g.id); // LCOV_EXCL_LINE
 }
 
-/* The first function on every goroutine's stack. */
-static void goroutine_entry(void *arg) {
-  sched_g *self = arg;
-  after_resume();
-  int ended_by_goexit = llgo_g_run_body(&self->g);
-  if (self->g.is_main && !ended_by_goexit) {
-    /* main returned: the program ends with its status, whatever else is left. */
-    check_context(self, sched.current_id);
-    sched.previous = self;
-    sched.previous_id = sched.current_id;
-    sched.current = NULL;
-    llgo_wasmcontext_switch(&self->context, &sched.host);
-    llgo_fatal("the main goroutine was resumed after it returned"); // LCOV_EXCL_LINE
+/* ---- the host loop ---- */
+
+/* Runs `gp` until it gives control back, then settles its record. */
+static void run(sched_g *gp) {
+  if (llgo_g_status_of(&gp->g) == LLGO_G_DEAD) {
+    llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)gp->g.id);
   }
-  exit_running(self, self->g.is_main);
+  llgo_casgstatus(&gp->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
+  sched.current = gp;
+  llgo_wasmcontext_result result = llgo_wasmcontext_resume(&gp->context);
+  sched.current = NULL;
+  int status = llgo_g_status_of(&gp->g);
+  if (result == LLGO_WASMCONTEXT_RETURNED && status == LLGO_G_RUNNING) {
+    /* Its function returned. */
+    if (gp->g.is_main) {
+      sched.main_returned = 1; /* the program ends with main's status, whatever is left */
+      return;
+    }
+    llgo_casgstatus(&gp->g, LLGO_G_RUNNING, LLGO_G_DEAD);
+    llgo_live_g_exited(0);
+    status = LLGO_G_DEAD;
+  } else if (result != LLGO_WASMCONTEXT_OK && result != LLGO_WASMCONTEXT_RETURNED) {
+    die_of_context_failure(gp->g.id, result);
+  }
+  if (status == LLGO_G_DEAD) {
+    llgo_g_clear_panics(&gp->g);
+    pool(gp); /* execution has left its stack */
+  }
 }
+
+llgo_sched_state llgo_sched_run(void) {
+  sched.p_status = LLGO_P_RUNNING;
+  while (!sched.main_returned) {
+    sched_g *next = dequeue();
+    if (next == NULL) {
+      llgo_sched_idle_action action =
+          sched.idle_hook == NULL ? LLGO_SCHED_IDLE_DEADLOCK : sched.idle_hook();
+      if (action == LLGO_SCHED_IDLE_RUN_AGAIN) {
+        continue;
+      }
+      if (action == LLGO_SCHED_IDLE_RETURN_TO_HOST) {
+        sched.p_status = LLGO_P_IDLE;
+        return LLGO_SCHED_IDLE;
+      }
+      die_of_deadlock();
+    }
+    run(next);
+  }
+  sched.p_status = LLGO_P_IDLE;
+  return LLGO_SCHED_MAIN_RETURNED;
+}
+
+void llgo_sched_set_idle_hook(llgo_sched_idle_hook hook) { sched.idle_hook = hook; }
+
+int llgo_sched_main_status(void) { return sched.main_status; }
 
 static void run_program_main(void *unused) {
   (void)unused;
   sched.main_status = sched.main_fn(sched.argc, sched.argv);
 }
 
-int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
+void llgo_sched_start(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
   if (sched.started) {
     llgo_fatal("llgo_run_main called twice (it runs the program once per process)");
   }
@@ -290,22 +301,21 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) 
   llgo_runqueue_init(&sched.run_queue);
   sched.m_id = llgo_next_m_id();
   sched.p_id = llgo_next_p_id();
-  if (llgo_wasmcontext_init_main(&sched.host) != LLGO_WASMCONTEXT_OK) {
-    llgo_fatal("cannot initialise the host execution context"); // LCOV_EXCL_LINE
-  }
-  sched.main_g = newproc(run_program_main, NULL, LLGO_MAIN_STACK_SIZE, 1);
-  sched_g *first = dequeue();
-  llgo_casgstatus(&first->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
-  sched.current = first;
-  sched.current_id = first->g.id;
-  sched.p_status = LLGO_P_RUNNING;
-  llgo_wasmcontext_result result = llgo_wasmcontext_switch(&sched.host, &first->context);
+  llgo_wasmcontext_allocator allocator = {llgo_platform_alloc, llgo_platform_free, NULL};
+  llgo_wasmcontext_result result = llgo_wasmcontext_init(LLGO_LARGEST_STACK_SIZE, &allocator);
   if (result != LLGO_WASMCONTEXT_OK) {
-    llgo_fatalf("cannot start the main goroutine: %s", // LCOV_EXCL_LINE
-                llgo_wasmcontext_result_name(result)); // LCOV_EXCL_LINE
+    llgo_fatalf("cannot set up goroutine stacks (%zu bytes): %s", LLGO_LARGEST_STACK_SIZE,
+                llgo_wasmcontext_result_name(result));
   }
-  after_resume();
-  sched.p_status = LLGO_P_IDLE;
+  newproc(run_program_main, NULL, LLGO_MAIN_STACK_SIZE, 1);
+}
+
+int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
+  llgo_sched_start(main_fn, argc, argv);
+  if (llgo_sched_run() == LLGO_SCHED_IDLE) {
+    llgo_fatal("the idle hook returned to the host, but llgo_run_main cannot wait for host "
+               "events (the host must call llgo_sched_run itself)");
+  }
   return llgo_platform_main_returned(sched.main_status);
 }
 
@@ -324,7 +334,7 @@ void llgo_test_smash_stack_canary(void) {
 }
 
 void llgo_test_overflow_asyncify_area(void) {
-  llgo_wasmcontext_overflow_asyncify_area(
+  llgo_wasmcontext_inject_save_overflow(
       &running_or_die("llgo_test_overflow_asyncify_area")->context);
 }
 

@@ -1,24 +1,41 @@
 //llgo:build !llgo.context_pthread
 /*
- * wasmcontext.h - execution contexts: suspend and resume a whole call stack.
+ * wasmcontext.h - execution contexts: run a call stack, suspend it, resume it.
  *
- * One interface, several backends chosen at build time by source selection:
- *   wasmcontext_asyncify.c          raw in-module Asyncify (P1; also J32/J64)
+ * The model is asymmetric, so that every backend fits it: the host - the
+ * scheduler's loop, on the system stack - resumes a context and gets control
+ * back when the context suspends itself, exits, or its entry function returns.
+ * Contexts never switch to each other directly. Backends, chosen at build time
+ * by source selection (the //llgo:build line of each file):
+ *   wasmcontext_asyncify.c          raw in-module Asyncify (P1; also J32/J64): the
+ *                                   host calls the entry directly and rewinds it
  *   wasmcontext_emscripten_fiber.c  emscripten_fiber_t (J32/J64)
- *   wasmcontext_ucontext.c          getcontext/makecontext/swapcontext (native)
- * This layer knows nothing about goroutines, G/M/P or run queues; it is its own
- * library (llgo_wasmcontext) and includes only its own headers.
+ *   wasmcontext_native.c (+ .S)     a few-instruction stack switch (x86-64, aarch64)
+ * and next, typed continuations (cont.new / resume / suspend): resume is
+ * `resume`, suspend and exit are `suspend` with two tags.
  *
- * Storage per context: a C stack and an Asyncify save area, obtained through the
- * caller's allocate/free callbacks only in create and destroy (the callbacks are
- * not retained; switch is a direct call). Both carry canary words at their
- * limits; llgo_wasmcontext_check reports an overflow so the caller can die with
- * a message naming the owner. A context may be re-armed with a new entry and
- * reused without reallocating (pooling).
+ * Storage is chosen the same way, independently of the backend (a target
+ * capability, `llgo-wasm resolve`'s capabilities.stacks, build tag
+ * llgo.stacks_shared or llgo.stacks_separate):
+ *   separate  every context owns a C stack (and, for Asyncify, a save area) of
+ *             fixed size, allocated when it is created;
+ *   shared    every context runs on one shared C stack, at the same addresses;
+ *             when it suspends, the used part of that stack and its Asyncify data
+ *             are copied into a buffer of the context sized to fit (grown as
+ *             needed), and copied back before it resumes. Rule: no context may
+ *             dereference a pointer into another context's stack while that one
+ *             is suspended (its bytes are elsewhere; another context's are there).
+ * llgo_wasmcontext_describe() says which backend and storage a build has.
  *
- * Limits: one thread; a context's entry must never return (switch away instead);
- * the context running llgo_wasmcontext_init_main (the host, on the system stack)
- * is the one every backend returns to last.
+ * Allocation goes through the callbacks given to llgo_wasmcontext_init (kept:
+ * shared storage grows a buffer when a deeper stack suspends). Overflow is
+ * detected, never trapped: a suspend or return past the stack's limit, or a
+ * suspended call chain larger than the save space, is a result the caller turns
+ * into a fatal error naming the owner.
+ *
+ * Limits: one thread; contexts are resumed only by the host, one at a time.
+ * This layer knows nothing about goroutines; it is its own library
+ * (llgo_wasmcontext) and includes only its own headers.
  */
 #ifndef LLGO_WASMCONTEXT_H
 #define LLGO_WASMCONTEXT_H
@@ -30,79 +47,109 @@
 extern "C" {
 #endif
 
-/* Room for the largest backend state (ucontext_t is ~1 KiB on glibc). */
-#if defined(__wasm__)
-#define LLGO_WASMCONTEXT_OPAQUE_SIZE 256
-#else
-#define LLGO_WASMCONTEXT_OPAQUE_SIZE 2048
-#endif
+/* Room for the largest backend's state (the Fiber's), in pointer-sized words:
+ * it is part of every goroutine record, so it is kept tight. */
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS 22
 
-/* A context. Embed it anywhere; its contents are backend-private. */
+/* A context. Embed it anywhere (it must not move while created); its contents
+ * are backend-private. */
 typedef struct llgo_wasmcontext {
-  _Alignas(16) unsigned char opaque[LLGO_WASMCONTEXT_OPAQUE_SIZE];
+  void *opaque[LLGO_WASMCONTEXT_OPAQUE_WORDS];
 } llgo_wasmcontext;
 
 typedef enum llgo_wasmcontext_result {
-  LLGO_WASMCONTEXT_OK = 0,
-  LLGO_WASMCONTEXT_INVALID_ARGUMENT,   /* NULL context/entry/callback, too small a size */
-  LLGO_WASMCONTEXT_STACK_ALLOC_FAILED, /* the C stack allocation returned NULL */
-  LLGO_WASMCONTEXT_ASYNCIFY_ALLOC_FAILED, /* the save-area allocation returned NULL
-                                             (the stack was freed again) */
-  LLGO_WASMCONTEXT_STACK_OVERFLOW,     /* the C stack's limit canary was overwritten */
-  LLGO_WASMCONTEXT_ASYNCIFY_OVERFLOW,  /* the save area ran past its end */
+  LLGO_WASMCONTEXT_OK = 0,             /* resume: the context suspended; others: done */
+  LLGO_WASMCONTEXT_RETURNED,           /* resume: its entry returned or it called exit */
+  LLGO_WASMCONTEXT_INVALID_ARGUMENT,   /* NULL pointer, not initialised, bad state */
+  LLGO_WASMCONTEXT_STACK_TOO_LARGE,    /* a stack size above llgo_wasmcontext_max_stack_size() */
+  LLGO_WASMCONTEXT_OUT_OF_MEMORY,      /* the allocation callback returned NULL */
+  LLGO_WASMCONTEXT_STACK_OVERFLOW,     /* the C stack went past its limit */
+  LLGO_WASMCONTEXT_SAVE_OVERFLOW,      /* the suspended call chain does not fit its save space */
   LLGO_WASMCONTEXT_BACKEND_FAILED      /* the backend's own primitive failed */
 } llgo_wasmcontext_result;
 
-/* Allocation callbacks: `user` is passed through unchanged. Allocations must be
+/* Allocation callbacks: `user` is passed through unchanged; memory must be
  * 16-byte aligned. */
 typedef void *(*llgo_wasmcontext_alloc_fn)(size_t size, void *user);
 typedef void (*llgo_wasmcontext_free_fn)(void *memory, size_t size, void *user);
+typedef struct llgo_wasmcontext_allocator {
+  llgo_wasmcontext_alloc_fn alloc;
+  llgo_wasmcontext_free_fn free;
+  void *user;
+} llgo_wasmcontext_allocator;
+
 typedef void (*llgo_wasmcontext_entry_fn)(void *arg);
 
-/* Smallest accepted sizes (bytes) for the C stack and the Asyncify area. */
+typedef enum llgo_wasmcontext_stacks {
+  LLGO_WASMCONTEXT_SEPARATE_STACKS = 0,
+  LLGO_WASMCONTEXT_SHARED_STACKS = 1
+} llgo_wasmcontext_stacks;
+
+/* What this build is made of (fixed by source selection). */
+typedef struct llgo_wasmcontext_description {
+  const char *backend;            /* "asyncify", "emscripten-fiber", "native" */
+  llgo_wasmcontext_stacks stacks;
+} llgo_wasmcontext_description;
+
+/* Smallest stack a context can be given (bytes). */
 #define LLGO_WASMCONTEXT_MIN_STACK_SIZE ((size_t)4096)
-#define LLGO_WASMCONTEXT_MIN_ASYNCIFY_SIZE ((size_t)1024)
 
-/* Makes `ctx` represent the calling, already running stack (the host's). */
-llgo_wasmcontext_result llgo_wasmcontext_init_main(llgo_wasmcontext *ctx);
+const llgo_wasmcontext_description *llgo_wasmcontext_describe(void);
 
-/* Allocates storage (stack first, then the Asyncify area; if the second fails
- * the first is freed) and arms `ctx` so the first switch to it calls entry(arg).
- * Sizes are rounded up to 16 bytes. */
+/* Once per process, on the host (the system stack), before any other call.
+ * max_stack_size is the most C stack a context may be given: with shared stacks
+ * the size of the shared stack, allocated here. The allocator is kept. */
+llgo_wasmcontext_result llgo_wasmcontext_init(size_t max_stack_size,
+                                              const llgo_wasmcontext_allocator *allocator);
+
+/* The largest stack_size llgo_wasmcontext_create accepts (0 before init). */
+size_t llgo_wasmcontext_max_stack_size(void);
+
+/* Arms `ctx` so that the first resume calls entry(arg) on a C stack of at least
+ * stack_size bytes (rounded up to 16; separate stacks allocate it here, shared
+ * stacks only check it). */
 llgo_wasmcontext_result llgo_wasmcontext_create(llgo_wasmcontext *ctx,
                                                 llgo_wasmcontext_entry_fn entry, void *arg,
-                                                size_t stack_size, size_t asyncify_size,
-                                                llgo_wasmcontext_alloc_fn alloc_fn,
-                                                llgo_wasmcontext_free_fn free_fn,
-                                                void *user);
+                                                size_t stack_size);
 
-/* Re-arms a created context that is not running (e.g. whose owner exited)
- * with a new entry, reusing its storage: canaries are rewritten. */
+/* Re-arms a created context that is not running and not suspended (it returned
+ * or exited, or was never resumed) with a new entry, keeping its storage. */
 llgo_wasmcontext_result llgo_wasmcontext_rearm(llgo_wasmcontext *ctx,
                                                llgo_wasmcontext_entry_fn entry, void *arg);
 
-/* Frees a created context's storage through `free_fn`. The context must not be
- * running and execution must have left its stack. */
-void llgo_wasmcontext_destroy(llgo_wasmcontext *ctx, llgo_wasmcontext_free_fn free_fn,
-                              void *user);
+/* Frees a created context's storage. It must not be running. */
+void llgo_wasmcontext_destroy(llgo_wasmcontext *ctx);
 
-/* Suspends `from` (the running context) and resumes or starts `to`. Returns
- * when something switches back to `from`. */
-llgo_wasmcontext_result llgo_wasmcontext_switch(llgo_wasmcontext *from, llgo_wasmcontext *to);
+/* Host only: runs `ctx` until it suspends (OK), returns or exits (RETURNED; it
+ * may then be re-armed or destroyed), or fails (an overflow or out of memory,
+ * detected when it suspended or returned; the context is then unusable). */
+llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx);
 
-/* Checks both canaries and the Asyncify bounds of a created context (OK for a
- * main context). Call it after a context was suspended. */
-llgo_wasmcontext_result llgo_wasmcontext_check(const llgo_wasmcontext *ctx);
+/* Inside the running context `ctx`: gives control back to the host's resume and
+ * returns OK when the host resumes `ctx` again. Returns an error without
+ * suspending when the stack is already past its limit.
+ * (Asyncify: the call may return early while unwinding; callers must do nothing
+ * after it but return - code after the call runs only once resumed.) */
+llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx);
 
-/* The usable C stack size of a created context (0 for a main context). */
+/* Inside the running context `ctx`: abandons its stack; the host's resume
+ * returns RETURNED (or an overflow). Never comes back (Asyncify: the call
+ * returns while unwinding, like suspend; follow it with a fatal error). */
+void llgo_wasmcontext_exit(llgo_wasmcontext *ctx);
+
+/* The usable C stack of a created context (its limit). */
 size_t llgo_wasmcontext_stack_size(const llgo_wasmcontext *ctx);
+
+/* Bytes of memory the context holds while suspended (stack, save area, copy). */
+size_t llgo_wasmcontext_held_bytes(const llgo_wasmcontext *ctx);
 
 /* A short description of a result, for error messages. */
 const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result);
 
-/* Test hooks: simulate an overflow so llgo_wasmcontext_check must report it. */
+/* Test hooks: make the next suspend or return of `ctx` report an overflow, as if
+ * its stack had overwritten the limit canary, or its save space had overflowed. */
 void llgo_wasmcontext_smash_stack_canary(llgo_wasmcontext *ctx);
-void llgo_wasmcontext_overflow_asyncify_area(llgo_wasmcontext *ctx);
+void llgo_wasmcontext_inject_save_overflow(llgo_wasmcontext *ctx);
 
 #ifdef __cplusplus
 }

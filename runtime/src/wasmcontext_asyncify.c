@@ -1,30 +1,29 @@
 //llgo:build llgo.context_asyncify
 /*
- * wasmcontext_asyncify.c - the raw in-module Asyncify context backend (P1; it
- * also builds for wasm64 and under Emscripten for J32/J64).
+ * wasmcontext_asyncify.c - the raw in-module Asyncify context backend (P1;
+ * it also builds for wasm64 and under Emscripten for J32/J64).
  *
- * Binaryen's --asyncify pass (run after linking, with
- * --pass-arg=asyncify-ignore-imports so no host import unwinds) turns the
- * four asyncify.* imports below into its own functions. Suspending a context
- * = start_unwind into the context's save area: every instrumented frame on
- * the way up saves its locals and returns, until the host loop (on the
- * system stack, the only caller of a context's entry) sees the unwind, stops
- * it and runs whichever context the switch asked for: a fresh one is entered
- * on its own C stack, a suspended one is rewound (start_rewind + calling its
- * entry again replays the saved call chain down to the suspend point).
- *
- * Each context has its own C stack; __stack_pointer is saved at suspension
- * and set again before a rewind (see wasmcontext_asyncify_sp.S).
- * Non-obvious rules, all about what Binaryen instruments:
- *   - run_host_loop calls stop_unwind/start_rewind, so Binaryen treats it as
- *     the bottom of the runtime and does not instrument it; suspend calls
- *     start_unwind/stop_rewind and is the top. Neither may be merged into an
- *     instrumented function, by LLVM (noinline) or by Binaryen's inliner
- *     (they are called through volatile function pointers).
- *   - stop_unwind runs right after the entry call returns, before anything
- *     that could itself be instrumented (as in Ruby's wasm/runtime.c).
- * Limits: one thread; a longjmp must not cross contexts (the runtime keeps
- * panics on the panicking goroutine's stack).
+ * Binaryen's --asyncify pass (run after linking; the four asyncify.* imports
+ * below become its own functions) lets a call stack unwind into a buffer and
+ * later be rewound from it. The direct path:
+ *   - resume, on the host, calls the context's entry function itself. The
+ *     first time it runs normally; later resume sets __stack_pointer back and
+ *     starts a rewind before calling it, which replays the saved call chain
+ *     down to the suspend. Resume calls stop_unwind/start_rewind, so Binaryen
+ *     treats it as the bottom of the runtime and does not instrument it.
+ *   - suspend, inside the context, starts the unwind; it calls start_unwind/
+ *     stop_rewind, so it is the top of the runtime (not instrumented either)
+ *     and only its callers - the goroutine's own frames and the one scheduler
+ *     frame that called it - save their locals.
+ * Neither may be merged into an instrumented function: LLVM keeps them apart
+ * (noinline); Binaryen's inliner runs after --asyncify in the P1 link plan, and
+ * under emcc (-O2 before --asyncify) it never fully inlines a function that has
+ * several callers, a non-trivial body and calls (suspend has three callers).
+ * The overflow rules are in wasmcontext_storage.h: the unwind writes into the
+ * storage's save space with `end` at the end of memory the layer owns, and the
+ * size is checked against the real limit right after the unwind, before
+ * stop_unwind could trap on it.
+ * Limits: one thread; a longjmp must not cross contexts.
  */
 #include "wasmcontext_storage.h"
 
@@ -42,120 +41,109 @@ void asyncify_stop_rewind(void);
 void *llgo_wasmcontext_get_stack_pointer(void);
 void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 
+const char llgo_wasmcontext_backend_name[] = "asyncify";
+
 typedef struct asyncify_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
   llgo_wasmcontext_entry_fn entry;
   void *arg;
-  void *saved_stack_pointer; /* __stack_pointer when suspended */
-  int is_main;               /* the host's context: runs the loop */
-  int started;               /* entered at least once since (re)arming */
-  int rewinding;             /* being resumed: suspend must stop the rewind */
+  int started; /* entered at least once since (re)arming */
 } asyncify_backend;
 
-_Static_assert(sizeof(asyncify_backend) <= LLGO_WASMCONTEXT_OPAQUE_SIZE,
-               "LLGO_WASMCONTEXT_OPAQUE_SIZE is too small");
+_Static_assert(sizeof(asyncify_backend) <= sizeof(llgo_wasmcontext),
+               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
 _Static_assert(offsetof(asyncify_backend, storage) == 0, "storage must come first");
-_Static_assert(sizeof(llgo_asyncify_bounds) <= LLGO_WASMCONTEXT_BOUNDS_BYTES,
-               "the bounds must fit before the save space");
 
-static asyncify_backend *switch_target; /* where the current unwind goes */
-static int unwind_in_progress;
+/* One unwind or rewind at a time: their Binaryen headers are global. */
+static llgo_asyncify_bounds unwind_bounds;
+static llgo_asyncify_bounds rewind_bounds;
+static unsigned char *unwind_start;
+static asyncify_backend *rewinding; /* being resumed: its suspend stops the rewind */
+static int unwinding;               /* set by suspend/exit, seen by resume */
+static int exiting;                 /* the unwind comes from exit */
 
 static asyncify_backend *backend_of(llgo_wasmcontext *ctx) {
   return (asyncify_backend *)(void *)ctx->opaque;
 }
 
-llgo_wasmcontext_result llgo_wasmcontext_init_main(llgo_wasmcontext *ctx) {
-  if (ctx == NULL) {
-    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
-  }
-  for (size_t i = 0; i < sizeof ctx->opaque; i++) {
-    ctx->opaque[i] = 0;
-  }
-  backend_of(ctx)->is_main = 1;
-  return LLGO_WASMCONTEXT_OK;
-}
+size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) { return stack_size; }
 
 llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
                                                      llgo_wasmcontext_entry_fn entry,
                                                      void *arg) {
   asyncify_backend *self = backend_of(ctx);
-  llgo_wasmcontext_storage *storage = &self->storage;
-  /* Binaryen's data layout: {current, end} at the start of the area. */
-  storage->bounds = (llgo_asyncify_bounds *)(void *)storage->asyncify;
-  storage->bounds->current = llgo_wasmcontext_asyncify_space(storage);
-  storage->bounds->end = llgo_wasmcontext_asyncify_space_end(storage);
   self->entry = entry;
   self->arg = arg;
-  self->saved_stack_pointer = NULL;
-  self->is_main = 0;
   self->started = 0;
-  self->rewinding = 0;
   return LLGO_WASMCONTEXT_OK;
 }
 
-/* The host loop: runs on the system stack until a context switches back to
- * `host`. Not instrumented by Asyncify (it calls stop_unwind/start_rewind). */
-__attribute__((noinline)) static llgo_wasmcontext_result run_host_loop(asyncify_backend *host,
-                                                                        asyncify_backend *next) {
-  host->saved_stack_pointer = llgo_wasmcontext_get_stack_pointer();
-  while (next != host) {
-    asyncify_backend *running = next;
-    if (running->started) {
-      llgo_wasmcontext_set_stack_pointer(running->saved_stack_pointer);
-      running->rewinding = 1;
-      asyncify_start_rewind(running->storage.bounds);
-    } else {
-      running->started = 1;
-      llgo_wasmcontext_set_stack_pointer(llgo_wasmcontext_stack_top(&running->storage));
-    }
-    running->entry(running->arg);
-    if (!unwind_in_progress) {
-      /* The entry returned: contexts must switch away instead. */
-      llgo_wasmcontext_set_stack_pointer(host->saved_stack_pointer);
-      return LLGO_WASMCONTEXT_BACKEND_FAILED;
-    }
-    asyncify_stop_unwind();
-    unwind_in_progress = 0;
-    next = switch_target;
+__attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
+  asyncify_backend *self = backend_of(ctx);
+  void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  if (self->started) {
+    rewind_bounds.current = rewind_bounds.end = llgo_wasmcontext_storage_resuming(&self->storage);
+    llgo_wasmcontext_set_stack_pointer(self->storage.stack_pointer);
+    rewinding = self;
+    asyncify_start_rewind(&rewind_bounds);
+  } else {
+    self->started = 1;
+    llgo_wasmcontext_set_stack_pointer(self->storage.stack_top);
   }
-  llgo_wasmcontext_set_stack_pointer(host->saved_stack_pointer);
-  return LLGO_WASMCONTEXT_OK;
+  self->entry(self->arg);
+  if (!unwinding) {
+    void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+    llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
+    llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(&self->storage, stack_pointer);
+    return result == LLGO_WASMCONTEXT_OK ? LLGO_WASMCONTEXT_RETURNED : result;
+  }
+  /* Unwound: first make sure stop_unwind's own bounds check cannot trap; the
+   * real limit is checked by the storage below. */
+  if ((unsigned char *)unwind_bounds.current > (unsigned char *)unwind_bounds.end) {
+    unwind_bounds.end = unwind_bounds.current;
+  }
+  asyncify_stop_unwind();
+  unwinding = 0;
+  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
+  size_t data_bytes = (size_t)((unsigned char *)unwind_bounds.current - unwind_start);
+  if (exiting) {
+    exiting = 0;
+    return data_bytes > llgo_wasmcontext_storage_save_limit(&self->storage)
+               ? LLGO_WASMCONTEXT_SAVE_OVERFLOW
+               : LLGO_WASMCONTEXT_RETURNED;
+  }
+  self->storage.stack_pointer = stack_pointer;
+  return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, data_bytes);
 }
 
-/* Suspends `self` (unwinds to the host loop, which then runs `target`).
- * Called a second time during the rewind that resumes `self`: then it only
- * stops the rewind, and execution continues after the switch. */
-__attribute__((noinline)) static void suspend(asyncify_backend *self, asyncify_backend *target) {
-  if (self->rewinding) {
+/* Inlined into both callers, so each calls start_unwind itself. */
+static inline __attribute__((always_inline)) void start_unwind(asyncify_backend *self) {
+  unwind_start = self->storage.save_start;
+  unwind_bounds.current = self->storage.save_start;
+  unwind_bounds.end = self->storage.stack_top; /* the end of owned memory; see resume */
+  unwinding = 1;
+  asyncify_start_unwind(&unwind_bounds);
+}
+
+__attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+  asyncify_backend *self = backend_of(ctx);
+  if (rewinding != NULL) {
+    /* Called again by the rewind that resumes `self`: execution goes on. */
     asyncify_stop_rewind();
-    self->rewinding = 0;
-    return;
+    rewinding = NULL;
+    return LLGO_WASMCONTEXT_OK;
   }
-  self->saved_stack_pointer = llgo_wasmcontext_get_stack_pointer();
-  switch_target = target;
-  unwind_in_progress = 1;
-  asyncify_start_unwind(self->storage.bounds);
+  llgo_wasmcontext_result result =
+      llgo_wasmcontext_storage_check(&self->storage, llgo_wasmcontext_get_stack_pointer());
+  if (result != LLGO_WASMCONTEXT_OK) {
+    return result;
+  }
+  start_unwind(self);
+  return LLGO_WASMCONTEXT_OK;
 }
 
-/* Both are called through volatile pointers: Binaryen's inliner (emcc -O2, or
- * wasm-opt -O before --asyncify) does not see C's noinline, and once the host
- * loop or suspend is merged into llgo_wasmcontext_switch, Asyncify classifies
- * that function differently and its callers are no longer instrumented
- * correctly (observed on J32: a trap right after the first switch). */
-static llgo_wasmcontext_result (*volatile host_loop_function)(asyncify_backend *,
-                                                               asyncify_backend *) = run_host_loop;
-static void (*volatile suspend_function)(asyncify_backend *, asyncify_backend *) = suspend;
-
-llgo_wasmcontext_result llgo_wasmcontext_switch(llgo_wasmcontext *from, llgo_wasmcontext *to) {
-  if (from == NULL || to == NULL || from == to) {
-    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
-  }
-  asyncify_backend *source = backend_of(from);
-  asyncify_backend *target = backend_of(to);
-  if (source->is_main) {
-    return host_loop_function(source, target);
-  }
-  suspend_function(source, target);
-  return LLGO_WASMCONTEXT_OK;
+__attribute__((noinline)) void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
+  exiting = 1;
+  start_unwind(backend_of(ctx));
 }

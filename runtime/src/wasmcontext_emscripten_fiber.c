@@ -1,52 +1,58 @@
 //llgo:build llgo.context_emscripten_fiber
 /*
  * wasmcontext_emscripten_fiber.c - the Emscripten Fiber context backend
- * (J32, J64; built with emcc -sASYNCIFY). Each context is an
- * emscripten_fiber_t over the storage's C stack and Asyncify save area;
+ * (J32, J64; built with emcc -sASYNCIFY; separate stacks only). Each context is
+ * an emscripten_fiber_t over its storage's C stack and save space;
  * emscripten_fiber_swap does the unwind/rewind through Emscripten's JS
  * Asyncify support (slower than the raw backend, but no host loop of ours).
  *
- * The host context (the system stack running C main) is unwound too while a
- * goroutine runs, so it needs a save area of its own: a static buffer here,
- * because the host context is created without allocation callbacks.
- * Emscripten's asyncify_data_t begins with {stack_ptr, stack_limit}, the same
- * {current, end} pair the storage checks for overflow.
- * Limits: one thread; one host context per process.
+ * resume swaps from the host fiber to the context, suspend and exit swap back;
+ * a trampoline runs the entry and swaps back when it returns (a fiber's entry
+ * must not return). The host (the system stack running C main) is unwound too
+ * while a goroutine runs, so it needs a save area of its own: a static buffer.
+ * The context's Asyncify limit is the end of its block, not of its save space,
+ * so an overflowing unwind lands in memory this layer owns and is reported as
+ * SAVE_OVERFLOW after the swap instead of trapping in stop_unwind.
+ * Limits: one thread; one host per process.
  */
 #include "wasmcontext_storage.h"
 
 #include <emscripten/fiber.h>
+#include <emscripten/stack.h>
 #include <stddef.h>
 #include <string.h>
 
 #define HOST_ASYNCIFY_AREA_SIZE (64 * 1024)
 
+const char llgo_wasmcontext_backend_name[] = "emscripten-fiber";
+
 typedef struct fiber_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
   emscripten_fiber_t fiber;
+  llgo_wasmcontext_entry_fn entry;
+  void *arg;
 } fiber_backend;
 
-_Static_assert(sizeof(fiber_backend) <= LLGO_WASMCONTEXT_OPAQUE_SIZE,
-               "LLGO_WASMCONTEXT_OPAQUE_SIZE is too small for emscripten_fiber_t");
+_Static_assert(sizeof(fiber_backend) <= sizeof(llgo_wasmcontext),
+               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small for emscripten_fiber_t");
 _Static_assert(offsetof(fiber_backend, storage) == 0, "storage must come first");
-_Static_assert(offsetof(asyncify_data_t, stack_ptr) == offsetof(llgo_asyncify_bounds, current) &&
-                   offsetof(asyncify_data_t, stack_limit) == offsetof(llgo_asyncify_bounds, end),
-               "asyncify_data_t must start with {current, end}");
 
 static _Alignas(16) unsigned char host_asyncify_area[HOST_ASYNCIFY_AREA_SIZE];
+static emscripten_fiber_t host_fiber;
+static int host_ready;
+static int context_ended; /* the running context returned or exited */
 
 static fiber_backend *backend_of(llgo_wasmcontext *ctx) {
   return (fiber_backend *)(void *)ctx->opaque;
 }
 
-llgo_wasmcontext_result llgo_wasmcontext_init_main(llgo_wasmcontext *ctx) {
-  if (ctx == NULL) {
-    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
-  }
-  memset(ctx, 0, sizeof *ctx);
-  emscripten_fiber_init_from_current_context(&backend_of(ctx)->fiber, host_asyncify_area,
-                                             sizeof host_asyncify_area);
-  return LLGO_WASMCONTEXT_OK;
+size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) { return stack_size; }
+
+static void fiber_main(void *arg) {
+  fiber_backend *self = arg;
+  self->entry(self->arg);
+  context_ended = 1;
+  emscripten_fiber_swap(&self->fiber, &host_fiber); /* never resumed */
 }
 
 llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
@@ -54,19 +60,44 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
                                                      void *arg) {
   fiber_backend *self = backend_of(ctx);
   llgo_wasmcontext_storage *storage = &self->storage;
-  unsigned char *save_space = llgo_wasmcontext_asyncify_space(storage);
-  unsigned char *save_end = llgo_wasmcontext_asyncify_space_end(storage);
-  emscripten_fiber_init(&self->fiber, entry, arg, llgo_wasmcontext_stack_limit(storage),
-                        llgo_wasmcontext_stack_size(ctx), save_space,
-                        (size_t)(save_end - save_space));
-  storage->bounds = (llgo_asyncify_bounds *)(void *)&self->fiber.asyncify_data;
+  self->entry = entry;
+  self->arg = arg;
+  emscripten_fiber_init(&self->fiber, fiber_main, self, storage->stack_limit,
+                        (size_t)(storage->stack_top - storage->stack_limit), storage->save_start,
+                        llgo_wasmcontext_storage_save_limit(storage));
+  self->fiber.asyncify_data.stack_limit = storage->stack_top; /* the end of owned memory */
   return LLGO_WASMCONTEXT_OK;
 }
 
-llgo_wasmcontext_result llgo_wasmcontext_switch(llgo_wasmcontext *from, llgo_wasmcontext *to) {
-  if (from == NULL || to == NULL || from == to) {
-    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
+llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
+  fiber_backend *self = backend_of(ctx);
+  if (!host_ready) {
+    emscripten_fiber_init_from_current_context(&host_fiber, host_asyncify_area,
+                                               sizeof host_asyncify_area);
+    host_ready = 1;
   }
-  emscripten_fiber_swap(&backend_of(from)->fiber, &backend_of(to)->fiber);
+  emscripten_fiber_swap(&host_fiber, &self->fiber);
+  size_t data_bytes =
+      (size_t)((unsigned char *)self->fiber.asyncify_data.stack_ptr - self->storage.save_start);
+  if (context_ended) {
+    context_ended = 0;
+    return LLGO_WASMCONTEXT_RETURNED;
+  }
+  return llgo_wasmcontext_storage_suspended(&self->storage, self->fiber.stack_ptr, data_bytes);
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+  fiber_backend *self = backend_of(ctx);
+  llgo_wasmcontext_result result =
+      llgo_wasmcontext_storage_check(&self->storage, (void *)emscripten_stack_get_current());
+  if (result != LLGO_WASMCONTEXT_OK) {
+    return result;
+  }
+  emscripten_fiber_swap(&self->fiber, &host_fiber);
   return LLGO_WASMCONTEXT_OK;
+}
+
+void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
+  context_ended = 1;
+  emscripten_fiber_swap(&backend_of(ctx)->fiber, &host_fiber); /* never resumed */
 }

@@ -68,6 +68,10 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     if (caps.eh.compile != caps.eh.final) {
       EXPECT_EQ(caps.asyncify, AsyncifyMode::PostLink);
     }
+    // Whoever runs Asyncify after linking has a default optimisation level for a link line without -O.
+    if (caps.asyncify != AsyncifyMode::None) {
+      EXPECT_EQ(spec.link_optimization, "-O2");
+    }
     EXPECT_GT(spec.default_stack_size, 0u);
     EXPECT_EQ(spec.default_stack_size % 16, 0u);
     for (const auto& flag : spec.cflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;

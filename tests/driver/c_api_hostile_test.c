@@ -85,6 +85,14 @@ static void* hostile_calls(void* unused) {
   char* open = repeat("{\"query\": {\"env\": ", "[", 100000, "");
   char* nested = repeat(open, "]", 100000, "}}");
   expect_error("deep request", llgo_wasm_select_sources, nested, LLGO_WASM_BAD_REQUEST, "nested deeper than 64 levels");
+  {
+    /* The package cache's entry points read requests through the same boundary. */
+    char* result = NULL;
+    char* error = NULL;
+    CHECK(llgo_wasm_cache_get(nested, &result, &error) == LLGO_WASM_BAD_REQUEST);
+    CHECK(result == NULL && contains(error, "nested deeper than 64 levels"));
+    llgo_wasm_string_free(error);
+  }
   free(open);
   free(nested);
 
@@ -109,6 +117,10 @@ static void* hostile_calls(void* unused) {
   llgo_wasm_string_free(error);
   CHECK(llgo_wasm_resolve(driver, NULL, &result, &error) == LLGO_WASM_NULL_ARGUMENT);
   CHECK(contains(error, "request JSON is NULL"));
+  llgo_wasm_string_free(error);
+  /* The package cache's entry points share the boundary (c_api_boundary.hpp). */
+  CHECK(llgo_wasm_cache_get(NULL, &result, &error) == LLGO_WASM_NULL_ARGUMENT);
+  CHECK(result == NULL && contains(error, "request JSON is NULL"));
   llgo_wasm_string_free(error);
   return NULL;
 }

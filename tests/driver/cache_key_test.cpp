@@ -173,13 +173,16 @@ std::vector<FieldChange> field_changes() {
       {"capabilities.eh.final", "/capabilities/eh/final", "legacy"},
       {"capabilities.threads", "/capabilities/threads", true},
       {"capabilities.context.default", "/capabilities/context/default", "pthread"},
+      {"capabilities.stacks.default", "/capabilities/stacks/default", "separate"},
       {"build-tags", "/build-tags", json::array({"nogc", "extra"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
       {"context-ldflags", "/context-ldflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
       {"environments", "/environments", json::array({"node"})},
       {"asyncify-imports", "/asyncify-imports", json::array({"env.host_yield"})},
+      {"asyncify-removelist", "/asyncify-removelist", json::array({"other"})},
       {"default-stack-size", "/default-stack-size", 131072},
+      {"link-optimization", "/link-optimization", "-O3"},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},
   };
 }
@@ -233,6 +236,7 @@ TEST(CacheKey, NonAbiFieldsDoNotChangeTheKey) {
   changed_json["runner"] = "wasi-threads";
   changed_json["engines"] = {{"other", {{"command", {"other-engine", "{program}"}}}}};
   changed_json["overridden-environment"] = {{"GOOS", "js"}};
+  changed_json["capabilities"]["stacks"]["supported"] = json::array({"shared"});
   ResolvedTarget changed = target_from_json(changed_json);
   EXPECT_EQ(compute_cache_key(base, request_for(directory)).hex, compute_cache_key(changed, request_for(directory)).hex);
 }

@@ -109,6 +109,8 @@ TEST(Cli, FlagsOverrideTheEnvironment) {
   ASSERT_EQ(result.status, 0) << result.errors;
   EXPECT_EQ(json::parse(result.output)["variant"], "P1T");
   EXPECT_EQ(json::parse(run("resolve --json --context ucontext").output)["capabilities"]["context"]["default"], "ucontext");
+  EXPECT_EQ(json::parse(run("resolve --json --target wasip1 --stacks separate").output)["capabilities"]["stacks"]["default"],
+            "separate");
 }
 
 TEST(Cli, BadInputExitsTwoWithMessageOnStderr) {

@@ -59,6 +59,9 @@ TEST(DescriptorLoader, EnumeratedValuesAreChecked) {
   EXPECT_TRUE(fails_with(
       [] { load_custom("{\"name\": \"x\", \"capabilities\": {\"context\": {\"supported\": [\"asyncify\", \"fiber\"]}}}"); },
       {"cannot be \"fiber\"", "asyncify, emscripten-fiber, pthread, ucontext"}));
+  // The post-link optimiser's level is one wasm-opt and emcc both take.
+  EXPECT_TRUE(fails_with([] { load_custom("{\"name\": \"x\", \"link-optimization\": \"-O9\"}"); },
+                         {"custom/x.json:1:36", "cannot be \"-O9\"", "-O0, -O1, -O2, -O3, -O4, -Os, -Oz"}));
 }
 
 TEST(DescriptorLoader, MissingParentIsAnError) {
@@ -170,6 +173,18 @@ TEST(DescriptorLoader, RejectsDefaultContextOutsideSupportedList) {
   EXPECT_TRUE(fails_with(
       [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"context": {"default": "pthread"}}})"); },
       {"custom/x.json:1:77", "default context \"pthread\" is not among the supported ones (asyncify)"}));
+}
+
+TEST(DescriptorLoader, StacksCapability) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared"}}})"); },
+      {"stacks \"shared\" needs a context backend that can run it", "supports only pthread"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"stacks": {"default": "shared", "supported": ["separate"]}}})"); },
+      {"default stacks \"shared\" is not among the supported ones (separate)"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"stacks": {"default": "copy"}}})"); },
+      {"\"copy\"", "shared, separate"}));
 }
 
 TEST(DescriptorLoader, RejectsOtherContradictions) {

@@ -194,6 +194,54 @@ TEST(Resolve, ContextChoice) {
   EXPECT_TRUE(fails_with([&] { resolve(bad); }, {"--context=fibre is not a context backend", "emscripten-fiber, asyncify"}));
 }
 
+TEST(Resolve, StacksChoice) {
+  auto has_tag = [](const ResolvedTarget& target, const char* tag) {
+    auto tags = effective_flags(target.spec).build_tags;
+    return std::binary_search(tags.begin(), tags.end(), tag);
+  };
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(p1.spec.capabilities.stacks, StackMode::Shared);
+  EXPECT_TRUE(has_tag(p1, "llgo.stacks_shared") && !has_tag(p1, "llgo.stacks_separate"));
+  Query separate = named("wasip1");
+  separate.stacks = "separate";
+  ResolvedTarget p1_separate = resolve(separate);
+  EXPECT_EQ(p1_separate.spec.capabilities.stacks, StackMode::Separate);
+  EXPECT_TRUE(has_tag(p1_separate, "llgo.stacks_separate") && !has_tag(p1_separate, "llgo.stacks_shared"));
+  EXPECT_EQ(resolve(named("wasm", {{"LLGO_WASM_STACKS", "separate"}, {"LLGO_WASM_CONTEXT", "asyncify"}}))
+                .spec.capabilities.stacks,
+            StackMode::Separate);
+  // A Fiber owns one stack per goroutine: its default is separate, and shared is refused.
+  EXPECT_EQ(resolve(named("wasm")).spec.capabilities.stacks, StackMode::Separate);
+  EXPECT_EQ(resolve(named("host")).spec.capabilities.stacks, StackMode::Separate); /* pthread */
+  EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.stacks, StackMode::Shared);
+  Query fiber_shared = named("wasm");
+  fiber_shared.stacks = "shared";
+  EXPECT_TRUE(fails_with([&] { resolve(fiber_shared); },
+                         {"--stacks=shared cannot be used with context emscripten-fiber, which runs separate stacks only"}));
+  // The resolved spec keeps only the modes its context can run, so it loads back the same.
+  EXPECT_EQ(resolve(named("wasm")).spec.capabilities.supported_stacks, std::vector<StackMode>{StackMode::Separate});
+  EXPECT_EQ(p1.spec.capabilities.supported_stacks, (std::vector<StackMode>{StackMode::Shared, StackMode::Separate}));
+  // P1T has no stacks capability: separate only.
+  EXPECT_TRUE(fails_with([] { resolve(named("wasip1-threads", {{"LLGO_WASM_STACKS", "shared"}})); },
+                         {"LLGO_WASM_STACKS=shared is not supported by target wasip1-threads; it supports separate"}));
+  Query typo = named("wasip1");
+  typo.stacks = "sharde";
+  EXPECT_TRUE(fails_with([&] { resolve(typo); }, {"--stacks=sharde is not a stack mode", "did you mean \"shared\"?"}));
+}
+
+TEST(Resolve, AsyncifyRemovelistReachesEmcc) {
+  ResolvedTarget j32 = resolve(named("wasm"));
+  EXPECT_FALSE(j32.spec.asyncify_removelist.empty());
+  std::string flag = "-sASYNCIFY_REMOVE=llgo_fatal,";
+  auto j32_ldflags = effective_flags(j32.spec).ldflags;
+  EXPECT_TRUE(std::any_of(j32_ldflags.begin(), j32_ldflags.end(), [&](const std::string& f) { return f.rfind(flag, 0) == 0; }));
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(p1.spec.asyncify_removelist, j32.spec.asyncify_removelist);
+  auto p1_ldflags = effective_flags(p1.spec).ldflags;
+  EXPECT_TRUE(std::none_of(p1_ldflags.begin(), p1_ldflags.end(),
+                           [](const std::string& f) { return f.rfind("-sASYNCIFY_REMOVE", 0) == 0; }));
+}
+
 TEST(Resolve, CustomDescriptorPath) {
   testing::TemporaryDirectory directory("resolve");
   auto file = directory.write("mine.json", R"({"name": "mine", "inherits": "wasm", "cflags": ["-DMINE"]})");

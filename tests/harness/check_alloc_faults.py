@@ -24,7 +24,7 @@ import check_scheddiff
 # a deferred call and by the goroutine's base, a Goexit, recursion before a yield.
 WORKLOAD = "s1[d2[r3]p4]w5[y6d7[e8]x9]c10[d11[r12]p13]k14:8W15[e16d17[r18]]s19[c20[d21[e22]x23]]"
 FATAL = re.compile(r"^fatal error: (.*: )?out of memory allocating "
-                   r"(a goroutine|a goroutine stack|an Asyncify save area|a deferred call|a panic record)$")
+                   r"(a goroutine|a goroutine stack|a deferred call|a panic record)$")
 # Tools' own notices that may precede the runtime's message (ASan on swapcontext).
 IGNORED = re.compile(r"^==\d+==WARNING: ASan doesn't fully support makecontext/swapcontext")
 

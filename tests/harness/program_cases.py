@@ -9,7 +9,7 @@ A case file is JSON:
                         "requires": ["<requirement>", ...], "about": "a note"}}}
 
 Patterns are fnmatch-style over "<variant>/<backend>" (variants native P1 P1T J32 J64; backends
-ucontext pthread asyncify emscripten-fiber), e.g. "*/pthread", "native/ucontext". A case whose
+ucontext ucontext-separate pthread asyncify asyncify-separate emscripten-fiber), e.g. "*/pthread", "native/ucontext". A case whose
 requirement does not hold on a variant/backend is skipped there with the requirement's reason.
 A "known_bug" requirement still runs the case where it fails: the case is reported skipped while
 it fails (the bug is still there) and fails once it passes (remove the requirement then).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "link_test_support.hpp"
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_plan.hpp"
 
@@ -15,7 +16,13 @@ namespace {
 ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
 ResolvedTarget resolved_p1t() { return link_test::resolve_target_named("wasip1-threads"); }
 
-LinkToolchain tools() { return {"/opt/clang", "/opt/llvm-ar", "/opt/wasm-opt", std::nullopt}; }
+LinkToolchain tools() {
+  LinkToolchain toolchain;
+  toolchain.compiler = "/opt/clang";
+  toolchain.archiver = "/opt/llvm-ar";
+  toolchain.wasm_opt = "/opt/wasm-opt";
+  return toolchain;
+}
 TemporaryNaming naming() { return {4242, "abc123"}; }
 
 bool contains(const std::vector<std::string>& words, const std::string& word) {
@@ -49,7 +56,7 @@ TEST(LinkArguments, DriverOptionsAndExtraArgs) {
   EXPECT_TRUE(parsed.json);
   EXPECT_TRUE(parsed.verbose);
   EXPECT_EQ(parsed.kind, LinkOutputKind::shared);
-  EXPECT_FALSE(parsed.asyncify_narrowing);
+  EXPECT_EQ(parsed.asyncify, AsyncifyInstrumentation::wide);
   EXPECT_EQ(parsed.asyncify_imports, std::vector<std::string>{"env.sleep"});
   EXPECT_EQ(parsed.output_path, "out.so");
   EXPECT_EQ(parsed.link_line, (std::vector<std::string>{"a.o", "--target=wasm32-wasi"}));
@@ -73,14 +80,15 @@ TEST(LinkArguments, RecognisesEveryOptimizationSpelling) {
   }
 }
 
-TEST(LinkPlan, P1ExecutableRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
+TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
   auto arguments = parse_link_arguments({"main.o", "-O2", "-o", "out/app.wasm", "-lm"});
   LinkPlan plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
-  ASSERT_EQ(plan.steps.size(), 4u);
+  ASSERT_EQ(plan.steps.size(), 5u);
   EXPECT_EQ(plan.steps[0].name, "link");
-  EXPECT_EQ(plan.steps[1].name, "asyncify+exnref");
-  EXPECT_EQ(plan.steps[2].kind, LinkStepKind::validate_module);
-  EXPECT_EQ(plan.steps[3].kind, LinkStepKind::publish_output);
+  EXPECT_EQ(plan.steps[1].kind, LinkStepKind::analyse_asyncify);
+  EXPECT_EQ(plan.steps[2].name, "asyncify+exnref");
+  EXPECT_EQ(plan.steps[3].kind, LinkStepKind::validate_module);
+  EXPECT_EQ(plan.steps[4].kind, LinkStepKind::publish_output);
 
   const auto& clang = plan.steps[0].command;
   EXPECT_EQ(clang.front(), "/opt/clang");
@@ -91,32 +99,55 @@ TEST(LinkPlan, P1ExecutableRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
   EXPECT_EQ(clang.back(), core);
   EXPECT_LT(index_of(clang, "main.o"), index_of(clang, "-lm"));
 
-  const auto& opt = plan.steps[1].command;
+  // The analysis reads the core module and decides the Asyncify arguments of the next step.
+  const std::string arguments_file = "out/.app.wasm.asyncify-args.4242.abc123.tmp";
+  const std::string list_file = "out/.app.wasm.asyncify-list.4242.abc123.tmp";
+  EXPECT_EQ(plan.steps[1].inputs, std::vector<std::string>{core});
+  EXPECT_EQ(plan.steps[1].outputs, (std::vector<std::string>{arguments_file, list_file}));
+  ASSERT_TRUE(plan.steps[1].narrowing.has_value());
+  EXPECT_EQ(plan.steps[1].narrowing->switch_imports,
+            (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+  // The descriptor's declared non-switching functions go to the analysis (which lists them).
+  EXPECT_FALSE(resolved_p1().spec.asyncify_removelist.empty());
+  EXPECT_EQ(plan.steps[1].narrowing->never_switch, resolved_p1().spec.asyncify_removelist);
+
+  const auto& opt = plan.steps[2].command;
   EXPECT_EQ(opt.front(), "/opt/wasm-opt");
   EXPECT_EQ(opt[1], core);
-  ASSERT_GE(index_of(opt, "--asyncify"), 0);
+  ASSERT_EQ(plan.steps[2].arguments_file, arguments_file);
+  // The decided arguments (--asyncify ...) go before -O2: Asyncify instruments the module the
+  // analysis read, and the optimiser runs after it.
+  EXPECT_EQ(plan.steps[2].arguments_insert_at, static_cast<size_t>(index_of(opt, "-O2")));
   ASSERT_GE(index_of(opt, "--translate-to-exnref"), 0);
-  EXPECT_LT(index_of(opt, "--asyncify"), index_of(opt, "--translate-to-exnref"));
-  EXPECT_TRUE(contains(opt, "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind"));
+  EXPECT_LT(index_of(opt, "-O2"), index_of(opt, "--translate-to-exnref"));
   EXPECT_TRUE(contains(opt, "-O2"));  // the stripped level reaches the pinned wasm-opt
   EXPECT_TRUE(contains(opt, "--enable-exception-handling"));
   EXPECT_EQ(opt.back(), final_module);
 
-  ASSERT_TRUE(plan.steps[2].expectations.has_value());
-  EXPECT_TRUE(plan.steps[2].expectations->forbid_legacy_exceptions);
-  EXPECT_TRUE(plan.steps[2].expectations->forbid_shared_memory);
-  EXPECT_EQ(plan.steps[2].inputs.front(), final_module);
+  ASSERT_TRUE(plan.steps[3].expectations.has_value());
+  EXPECT_TRUE(plan.steps[3].expectations->forbid_legacy_exceptions);
+  EXPECT_TRUE(plan.steps[3].expectations->forbid_shared_memory);
   EXPECT_EQ(plan.steps[3].inputs.front(), final_module);
-  EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.wasm");
-  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module}));
+  EXPECT_EQ(plan.steps[4].inputs.front(), final_module);
+  EXPECT_EQ(plan.steps[4].outputs.front(), "out/app.wasm");
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module, arguments_file, list_file}));
   std::string text = format_link_plan_text(plan);
   EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
 }
 
 TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   auto wide = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--no-asyncify-narrowing"}), tools(), naming());
+  ASSERT_EQ(wide.steps.size(), 4u);  // no analysis
   for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
   EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
+  EXPECT_FALSE(wide.steps[1].arguments_file.has_value());
+  // Wide Asyncify keeps the descriptor's declared non-switching functions out too.
+  EXPECT_TRUE(contains(wide.steps[1].command, asyncify_removelist_argument(resolved_p1().spec.asyncify_removelist)));
+
+  auto none = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "none"}), tools(), naming());
+  ASSERT_EQ(none.steps.size(), 4u);
+  for (const auto& word : none.steps[1].command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << word;
+  EXPECT_THROW(parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "some"}), LinkUsageError);
 
   // A descriptor may name host imports that switch; the command line may add more.
   auto scratch = link_test::make_scratch_directory("narrowing");
@@ -124,8 +155,9 @@ TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
                         R"({"name": "host-yield", "inherits": "wasip1", "asyncify-imports": ["env.host_yield"]})");
   auto target = link_test::resolve_target_named((scratch / "host-yield.json").string());
   auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
-  EXPECT_TRUE(contains(extended.steps[1].command,
-                       "--pass-arg=asyncify-imports@asyncify.start_unwind,asyncify.stop_rewind,env.host_yield,env.other"));
+  ASSERT_TRUE(extended.steps[1].narrowing.has_value());
+  EXPECT_EQ(extended.steps[1].narrowing->switch_imports,
+            (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind", "env.host_yield", "env.other"}));
   link_test::fs::remove_all(scratch);
 }
 
@@ -183,8 +215,58 @@ TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
   auto plan = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
   nlohmann::json json = link_plan_to_json(plan);
   EXPECT_EQ(json["kind"], "executable");
-  ASSERT_EQ(json["steps"].size(), 4u);
-  EXPECT_EQ(json["steps"][1]["tool"], "/opt/wasm-opt");
-  EXPECT_EQ(json["steps"][1]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
-  EXPECT_EQ(json["steps"][3]["outputs"][0], "a.wasm");
+  ASSERT_EQ(json["steps"].size(), 5u);
+  EXPECT_EQ(json["steps"][1]["kind"], "analyse");
+  EXPECT_EQ(json["steps"][1]["switch_imports"], (nlohmann::json{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+  EXPECT_EQ(json["steps"][2]["tool"], "/opt/wasm-opt");
+  EXPECT_EQ(json["steps"][2]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][2]["arguments_file"], ".a.wasm.asyncify-args.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][4]["outputs"][0], "a.wasm");
+}
+
+namespace {
+
+ResolvedTarget resolved_j32() { return link_test::resolve_target_named("wasm"); }
+
+}  // namespace
+
+// emcc names its .wasm after the .js, so it links into a temporary folder under the output's
+// own name; with narrowed Asyncify its Binaryen runs through the shim (EM_BINARYEN_ROOT).
+TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
+  LinkToolchain emscripten = tools();
+  emscripten.compiler = "/opt/emcc";
+  emscripten.emscripten_binaryen_root = "/opt/binaryen";
+  emscripten.driver_executable = "/opt/llgo-wasm";
+  auto plan = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "out/app.js"}), emscripten, naming());
+  ASSERT_EQ(plan.steps.size(), 4u);
+  EXPECT_EQ(plan.steps[0].kind, LinkStepKind::prepare_binaryen_shim);
+  const std::string shim = "out/.app.js.binaryen.4242.abc123.tmp";
+  const std::string folder = "out/.app.js.emcc.4242.abc123.tmp";
+  EXPECT_EQ(plan.steps[0].outputs.front(), shim);
+  ASSERT_TRUE(plan.steps[0].shim.has_value());
+  EXPECT_EQ(plan.steps[0].shim->binaryen_root, "/opt/binaryen");
+  const auto& emcc = plan.steps[1].command;
+  EXPECT_EQ(emcc.front(), "/opt/emcc");
+  EXPECT_TRUE(contains(emcc, "-sASYNCIFY=1"));
+  EXPECT_TRUE(contains(emcc, "-O2")) << "no -O given: the descriptor's default reaches emcc";
+  EXPECT_EQ(emcc.back(), folder + "/app.js");
+  EXPECT_EQ(plan.steps[1].environment, std::vector<std::string>{"EM_BINARYEN_ROOT=" + shim});
+  EXPECT_EQ(plan.steps[1].create_directories, std::vector<std::string>{folder});
+  EXPECT_EQ(plan.steps[2].kind, LinkStepKind::read_asyncify_report);
+  EXPECT_EQ(plan.steps[3].inputs.front(), folder);
+  EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.js");
+
+  // -O3 stays on emcc's line (emcc runs Binaryen with it); --asyncify none drops -sASYNCIFY.
+  auto none = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-O3", "-sASYNCIFY", "-o", "app.js", "--asyncify", "none"}),
+                              emscripten, naming());
+  ASSERT_EQ(none.steps.size(), 2u);
+  EXPECT_TRUE(contains(none.steps[0].command, "-O3"));
+  for (const auto& word : none.steps[0].command) EXPECT_EQ(word.rfind("-sASYNCIFY", 0), std::string::npos) << word;
+
+  // Without emcc's Binaryen the link still works, narrowed by emcc's own analysis, and says so.
+  LinkToolchain no_binaryen = emscripten;
+  no_binaryen.emscripten_binaryen_root.reset();
+  auto plain = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "app.js"}), no_binaryen, naming());
+  ASSERT_EQ(plain.steps.size(), 2u);
+  EXPECT_NE(format_link_plan_text(plain).find("Asyncify not narrowed"), std::string::npos);
 }

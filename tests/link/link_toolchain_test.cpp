@@ -5,14 +5,19 @@
 // LLGO_WASM_TOOLCHAIN_DIR, WASMOPT, WASI_SYSROOT, NODE.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include "link_test_support.hpp"
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/child_process.hpp"
 #include "llgo_wasm/link_command.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
@@ -99,6 +104,15 @@ class RealPipeline : public ::testing::Test {
     if (!scratch.empty()) fs::remove_all(scratch);
   }
 
+  fs::path compile(const std::string& fixture) {
+    const fs::path compiled = scratch / (fixture + ".o");
+    ChildResult run = run_child_process({tools.clang, "--target=" + tools.triple, "--sysroot=" + tools.sysroot, "-O2",
+                                         "-c", std::string(LLGO_WASM_LINK_TEST_FIXTURES_DIR) + "/" + fixture, "-o",
+                                         compiled.string()});
+    EXPECT_TRUE(run.succeeded()) << run.describe_failure("clang");
+    return compiled;
+  }
+
   int link(const fs::path& output, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"--cc", tools.clang, "--sysroot", tools.sysroot, "-O2", object.string(), "-o", output.string()};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -181,7 +195,7 @@ TEST_F(RealPipeline, NarrowingFigures) {
     auto started = std::chrono::steady_clock::now();
     ASSERT_EQ(link(output, extra), 0);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    figures.push_back({narrowed ? "narrowed (asyncify-imports)" : "not narrowed (all imports may switch)",
+    figures.push_back({narrowed ? "narrowed (call graph)" : "not narrowed (all imports may switch)",
                        fs::file_size(output), seconds});
     ChildResult run = run_under_node(output);
     EXPECT_TRUE(run.exited && run.exit_status == 0) << run.captured_stdout;
@@ -216,4 +230,135 @@ TEST_F(RealPipeline, CMakeProjectLinksThroughTheDriver) {
   ChildResult run = run_under_node(output);
   EXPECT_TRUE(run.exited && run.exit_status == 0) << run.describe_failure("node") << "\n" << run.captured_stdout;
   EXPECT_EQ(run.captured_stdout, "result=38 rounds=3 resumes=4 ok\n");
+}
+
+// The build's optimisation level reaches the driver's wasm-opt step in every CMake
+// configuration, through the real toolchain file (cmake/toolchains/wasip1.cmake) as an outside
+// project uses it.  A logging stand-in for wasm-opt (WASMOPT) records each command line and
+// runs the real one.  Debug is -O0 (no level); no level anywhere is the descriptor's default.
+TEST_F(RealPipeline, EveryCMakeConfigurationReachesWasmOpt) {
+  const std::string real_wasm_opt = discover_wasm_opt(process_environment()).path;
+  const fs::path log = scratch / "wasm-opt.log";
+  const fs::path logging_wasm_opt = scratch / "logging-wasm-opt";
+  link_test::write_text(logging_wasm_opt,
+                        "#!/bin/sh\n[ \"$1\" = --version ] || echo \"$*\" >> '" + log.string() + "'\nexec '" +
+                            real_wasm_opt + "' \"$@\"\n",
+                        true);
+  const char* previous = std::getenv("WASMOPT");
+  const std::string previous_value = previous ? previous : "";
+  setenv("WASMOPT", logging_wasm_opt.c_str(), 1);
+
+  // The -O word on each logged wasm-opt line ("" when there is none).
+  auto levels_in_log = [&] {
+    std::vector<std::string> levels;
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) {
+      std::string found;
+      std::istringstream words(line);
+      for (std::string word; words >> word;) {
+        if (word.size() <= 3 && word.rfind("-O", 0) == 0) found = word;
+      }
+      levels.push_back(found);
+    }
+    fs::remove(log);
+    return levels;
+  };
+  auto configure = [&](const fs::path& build, std::vector<std::string> extra) {
+    std::vector<std::string> command = {
+        LLGO_WASM_LINK_TEST_CMAKE, "-S", std::string(LLGO_WASM_LINK_TEST_SOURCE_DIR) + "/tests/link/cmake_levels_project",
+        "-B", build.string(), "-DCMAKE_TOOLCHAIN_FILE=" + std::string(LLGO_WASM_LINK_TEST_SOURCE_DIR) + "/cmake/toolchains/wasip1.cmake",
+        "-DLLGO_WASM_SOURCE_DIR=" + std::string(LLGO_WASM_LINK_TEST_SOURCE_DIR),
+        "-DLLGO_WASM_DRIVER=" + std::string(LLGO_WASM_LINK_TEST_CLI)};
+    command.insert(command.end(), extra.begin(), extra.end());
+    ChildResult run = run_child_process(command, true);
+    EXPECT_TRUE(run.succeeded()) << run.describe_failure("cmake (configure)") << "\n" << run.captured_stdout;
+    return run.succeeded();
+  };
+  auto build_and_read_level = [&](const fs::path& build, std::vector<std::string> extra) -> std::string {
+    std::vector<std::string> command = {LLGO_WASM_LINK_TEST_CMAKE, "--build", build.string()};
+    command.insert(command.end(), extra.begin(), extra.end());
+    ChildResult run = run_child_process(command, true);
+    EXPECT_TRUE(run.succeeded()) << run.describe_failure("cmake --build") << "\n" << run.captured_stdout;
+    auto levels = levels_in_log();
+    EXPECT_EQ(levels.size(), 1u) << "expected one wasm-opt run";
+    return levels.empty() ? "(no run)" : levels.front();
+  };
+
+  // One multi-config build tree: the four standard configurations.
+  const fs::path multi = scratch / "multi";
+  if (configure(multi, {"-G", "Ninja Multi-Config", "-DCMAKE_CONFIGURATION_TYPES=Debug;Release;RelWithDebInfo;MinSizeRel"})) {
+    const std::map<std::string, std::string> expected = {
+        {"Debug", ""}, {"Release", "-O3"}, {"RelWithDebInfo", "-O2"}, {"MinSizeRel", "-Os"}};
+    for (const auto& [configuration, level] : expected) {
+      EXPECT_EQ(build_and_read_level(multi, {"--config", configuration}), level) << configuration;
+    }
+  }
+  // CMAKE_C_FLAGS set by hand, no build type.
+  const fs::path by_hand = scratch / "by-hand";
+  if (configure(by_hand, {"-G", "Ninja", "-DCMAKE_C_FLAGS=-O1"})) EXPECT_EQ(build_and_read_level(by_hand, {}), "-O1");
+  // No level anywhere: the descriptor's default.
+  const fs::path none = scratch / "none";
+  if (configure(none, {"-G", "Ninja"})) EXPECT_EQ(build_and_read_level(none, {}), "-O2");
+
+  if (previous) setenv("WASMOPT", previous_value.c_str(), 1);
+  else unsetenv("WASMOPT");
+}
+
+// The narrowing on a program whose only path to the switch point is an indirect call: the
+// worker and the pointer's target are kept (and the yields really switch: the host loop counts
+// them), a function that cannot switch is not listed, and Binaryen's own verbose account of
+// what it instruments under our remove-list equals the analysis.
+TEST_F(RealPipeline, NarrowingKeepsAFunctionReachedOnlyThroughAPointer) {
+  const fs::path pointer_object = compile("switch_through_pointer.c");
+  const fs::path output = scratch / "pointer.wasm";
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int status = run_link_command(resolved_p1(), {"--cc", tools.clang, "--sysroot", tools.sysroot, "-O2", "-v",
+                                                "--print-asyncify-list", pointer_object.string(), "-o", output.string()});
+  std::string listed = testing::internal::GetCapturedStdout();
+  std::string diagnostics = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(status, 0) << diagnostics;
+  std::set<std::string> names;
+  std::istringstream lines(listed);
+  for (std::string line; std::getline(lines, line);) names.insert(line);
+  EXPECT_EQ(names, (std::set<std::string>{"switch_point", "step_and_yield", "worker"})) << listed;
+  EXPECT_NE(diagnostics.find("3 of "), std::string::npos) << "-v prints the count:\n" << diagnostics;
+
+  ChildResult run = run_under_node(output);
+  EXPECT_TRUE(run.exited && run.exit_status == 0) << run.describe_failure("node") << "\n" << run.captured_stdout;
+  EXPECT_EQ(run.captured_stdout.rfind("steps=5 resumes=5 ", 0), 0u) << run.captured_stdout;
+
+  // Binaryen's account: link the core module the same way, hand wasm-opt the analysis's
+  // arguments plus asyncify-verbose, and rebuild its final "can change the state" set.
+  const fs::path core = scratch / "pointer.core.wasm";
+  ChildResult linked = run_child_process({tools.clang, "--target=" + tools.triple, "--sysroot=" + tools.sysroot,
+                                          pointer_object.string(), "-o", core.string()});
+  ASSERT_TRUE(linked.succeeded()) << linked.describe_failure("clang (link)");
+  std::vector<std::string> arguments;
+  AsyncifyNarrowingReport report = plan_asyncify_arguments(
+      core.string(), {{"asyncify.start_unwind", "asyncify.stop_rewind"}, {}}, (scratch / "list").string(), arguments);
+  ASSERT_TRUE(report.analysed) << report.fallback_reason;
+  std::vector<std::string> verbose = {discover_wasm_opt(process_environment()).path, core.string(),
+                                      "--enable-exception-handling"};
+  verbose.insert(verbose.end(), arguments.begin(), arguments.end());
+  verbose.insert(verbose.end(), {"--pass-arg=asyncify-verbose", "-o", (scratch / "verbose.wasm").string()});
+  ChildResult account = run_child_process(verbose, true);
+  ASSERT_TRUE(account.succeeded()) << account.describe_failure("wasm-opt");
+  std::set<std::string> scanned, removed, propagated;
+  std::istringstream out(account.captured_stdout);
+  for (std::string line; std::getline(out, line);) {
+    const std::string prefix = "[asyncify] ";
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::string rest = line.substr(prefix.size());
+    std::string name = rest.substr(0, rest.find(' '));
+    if (rest.find(" can change the state due to initial scan") != std::string::npos) scanned.insert(name);
+    else if (rest.find(" is in the remove-list, ignore") != std::string::npos) removed.insert(name);
+    else if (rest.find(" can change the state due to ") != std::string::npos) propagated.insert(name);
+  }
+  std::set<std::string> binaryen = propagated;
+  for (const auto& name : scanned) {
+    if (!removed.count(name)) binaryen.insert(name);
+  }
+  EXPECT_EQ(binaryen, std::set<std::string>(report.can_switch_names.begin(), report.can_switch_names.end()))
+      << account.captured_stdout;
 }

@@ -10,8 +10,8 @@
  * it does not), is in scenarios.json beside this file; tests/harness/check_run.py compares.
  * Output comes in whole lines: Emscripten's stdout on Node writes line by line (it ends a last
  * partial line with a newline when it flushes at exit), so a case ends what it prints with one.
- * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked (scheduler.h, every
- * single-worker build).
+ * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked and the host-loop entry
+ * points llgo_sched_* (scheduler.h, every single-worker build).
  */
 #include "llgo_runtime.h"
 #include "test_program.h"
@@ -24,6 +24,14 @@
  * skipped; run anyway, they fail the REQUIRE below instead of crashing). */
 __attribute__((weak)) void llgo_test_enqueue_unchecked(llgo_g *g);
 __attribute__((weak)) void llgo_test_fail_allocations_after(long count);
+
+/* The single worker's host loop (scheduler.h), for a host with its own event loop. */
+typedef enum { SCHED_MAIN_RETURNED, SCHED_IDLE } sched_state;
+typedef enum { IDLE_DEADLOCK, IDLE_RUN_AGAIN, IDLE_RETURN_TO_HOST } idle_action;
+__attribute__((weak)) void llgo_sched_start(int (*main_fn)(int, char **), int argc, char **argv);
+__attribute__((weak)) sched_state llgo_sched_run(void);
+__attribute__((weak)) int llgo_sched_main_status(void);
+__attribute__((weak)) void llgo_sched_set_idle_hook(idle_action (*hook)(void));
 
 /* ---- shared helpers ---- */
 
@@ -656,12 +664,101 @@ static int stack_alloc_fails_main(int argc, char **argv) {
   return 0;
 }
 
-static int asyncify_alloc_fails_main(int argc, char **argv) {
+/* Shared stacks: the copy of main's stack, made when main first yields. */
+static int stack_copy_alloc_fails_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   REQUIRE(llgo_test_fail_allocations_after != NULL);
-  llgo_test_fail_allocations_after(2);
+  llgo_test_fail_allocations_after(1);
   llgo_go(count_lifecycle, NULL);
+  llgo_gosched();
+  printf("unreachable");
+  return 0;
+}
+
+static int absurd_stack_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go_stack(count_lifecycle, NULL, SIZE_MAX);
+  printf("unreachable");
+  return 0;
+}
+
+/* More than the shared stack (main's 256 KiB), fine with separate stacks. */
+static int large_stack_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  llgo_go_stack(count_lifecycle, NULL, 1024 * 1024);
+  llgo_gosched();
+  printf("%d\n", lifecycle_count);
+  return 0;
+}
+
+/* ---- the host loop's idle hook ---- */
+
+static int idle_calls;
+static llgo_g *idle_parked;
+
+static idle_action ready_main_when_idle(void) {
+  idle_calls++;
+  if (idle_calls <= 2) {
+    llgo_ready(idle_parked); /* as a timer would */
+    return IDLE_RUN_AGAIN;
+  }
+  return IDLE_DEADLOCK;
+}
+
+static int idle_hook_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  REQUIRE(llgo_sched_set_idle_hook != NULL);
+  idle_parked = llgo_current_g();
+  llgo_sched_set_idle_hook(ready_main_when_idle);
+  llgo_park();
+  printf("woken%d,", idle_calls);
+  llgo_park();
+  printf("woken%d\n", idle_calls);
+  llgo_park(); /* the hook now says nothing can happen */
+  printf("unreachable");
+  return 0;
+}
+
+static idle_action return_to_host(void) {
+  idle_calls++;
+  return IDLE_RETURN_TO_HOST;
+}
+
+static int parks_until_host_event_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  idle_parked = llgo_current_g();
+  llgo_park();
+  printf("resumed after the host event\n");
+  return 3;
+}
+
+/* A host with its own event loop: the loop returns when idle and is entered again. */
+static void host_event_loop(void) {
+  char program[] = "host-loop-returns-to-event-loop";
+  char *argv[] = {program, NULL};
+  REQUIRE(llgo_sched_start != NULL);
+  llgo_sched_set_idle_hook(return_to_host);
+  llgo_sched_start(parks_until_host_event_main, 1, argv);
+  REQUIRE(llgo_sched_run() == SCHED_IDLE && idle_calls == 1);
+  REQUIRE(llgo_test_p_status() == LLGO_P_IDLE);
+  printf("host event\n");
+  llgo_ready(idle_parked); /* e.g. a JS callback */
+  REQUIRE(llgo_sched_run() == SCHED_MAIN_RETURNED);
+  fflush(stdout);
+  exit(llgo_sched_main_status());
+}
+
+static int idle_hook_under_run_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  REQUIRE(llgo_sched_set_idle_hook != NULL);
+  llgo_sched_set_idle_hook(return_to_host);
+  llgo_park();
   return 0;
 }
 
@@ -866,7 +963,13 @@ static const test_case cases[] = {
     {"queued-goroutine-queued-again", double_enqueue_main, NULL},
     {"record-allocation-fails", record_alloc_fails_main, NULL},
     {"stack-allocation-fails", stack_alloc_fails_main, NULL},
-    {"asyncify-area-allocation-fails", asyncify_alloc_fails_main, NULL},
+    {"stack-copy-allocation-fails", stack_copy_alloc_fails_main, NULL},
+    {"absurd-stack-size", absurd_stack_main, NULL},
+    {"stack-larger-than-shared-stack", large_stack_main, NULL},
+    {"large-stack-with-separate-stacks", large_stack_main, NULL},
+    {"idle-hook-readies-then-deadlock", idle_hook_main, NULL},
+    {"host-loop-returns-to-event-loop", NULL, host_event_loop},
+    {"idle-hook-cannot-return-under-run-main", idle_hook_under_run_main, NULL},
     {"pthread-ids-park-ready", pthread_ids_main, NULL},
     {"pthread-goexit-small-stack", goexit_small_stack_main, NULL},
     {"go-before-run-main", NULL, go_outside},

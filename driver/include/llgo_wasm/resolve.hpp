@@ -12,6 +12,11 @@
 //     descriptor's default; it must be one the descriptor supports. It becomes the resolved
 //     spec's capabilities.context.default, so the resolved target written as JSON and loaded
 //     again resolves to the same target.
+//  4. The stack mode is --stacks, else LLGO_WASM_STACKS, else the descriptor's default, among
+//     the modes the descriptor supports and the chosen context can run (targets/schema.json,
+//     $defs/context/x-llgo-stacks): with emscripten-fiber or pthread the default becomes
+//     "separate" and asking for "shared" is an error. capabilities.stacks of the resolved spec
+//     holds the choice and the modes left.
 // LLGO_WASI_THREADS accepts only "1", "0" or empty/unset; anything else is an error.
 // Cheap once the DescriptorSet is loaded: no parsing, a handful of small copies.
 #pragma once
@@ -28,10 +33,11 @@ inline constexpr std::string_view kEnvGoos = "GOOS";
 inline constexpr std::string_view kEnvGoarch = "GOARCH";
 inline constexpr std::string_view kEnvWasiThreads = "LLGO_WASI_THREADS";
 inline constexpr std::string_view kEnvContext = "LLGO_WASM_CONTEXT";
+inline constexpr std::string_view kEnvStacks = "LLGO_WASM_STACKS";
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query);
 
-// A Query from JSON, for the C API: {"target", "goos", "goarch", "context", "env": {K: V},
+// A Query from JSON, for the C API: {"target", "goos", "goarch", "context", "stacks", "env": {K: V},
 // "descriptor_path": [DIR, ...]}.
 Query query_from_json(const nlohmann::json&);
 

@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <spawn.h>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,7 +44,8 @@ std::string ChildResult::describe_failure(const std::string& tool) const {
   return tool + " ended abnormally";
 }
 
-ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout) {
+ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout,
+                              const std::vector<std::string>& environment, const std::string& stderr_path) {
   ChildResult result;
   if (command.empty() || command.front().empty()) {
     result.start_error = "no program given";
@@ -65,8 +68,23 @@ ChildResult run_child_process(const std::vector<std::string>& command, bool capt
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
   }
+  if (!stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  std::vector<char*> child_environment;
+  for (char** entry = environ; *entry; ++entry) {
+    std::string_view current(*entry);
+    bool replaced = false;
+    for (const auto& setting : environment) {
+      const size_t equals = setting.find('=');
+      if (current.substr(0, current.find('=') + 1) == std::string_view(setting).substr(0, equals + 1)) replaced = true;
+    }
+    if (!replaced) child_environment.push_back(*entry);
+  }
+  for (const auto& setting : environment) child_environment.push_back(const_cast<char*>(setting.c_str()));
+  child_environment.push_back(nullptr);
   pid_t pid = 0;
-  int spawn_error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int spawn_error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), child_environment.data());
   posix_spawn_file_actions_destroy(&actions);
   if (capture_stdout) close(pipe_fds[1]);
   if (spawn_error != 0) {

@@ -26,6 +26,13 @@ bool starts_with(const std::string& text, std::string_view prefix) {
   return text.rfind(prefix, 0) == 0;
 }
 
+AsyncifyInstrumentation parse_asyncify_mode(const std::string& value) {
+  if (value == "narrowed") return AsyncifyInstrumentation::narrowed;
+  if (value == "wide") return AsyncifyInstrumentation::wide;
+  if (value == "none") return AsyncifyInstrumentation::none;
+  throw LinkUsageError("--asyncify '" + value + "' is unknown; use narrowed (the default), wide or none");
+}
+
 LinkOutputKind parse_kind(const std::string& value) {
   if (value == "executable") return LinkOutputKind::executable;
   if (value == "archive") return LinkOutputKind::archive;
@@ -74,7 +81,13 @@ LinkArguments parse_link_arguments(const std::vector<std::string>& args) {
     } else if (arg == "--print-wasm-opt") {
       parsed.print_wasm_opt = true;
     } else if (arg == "--no-asyncify-narrowing") {
-      parsed.asyncify_narrowing = false;
+      parsed.asyncify = AsyncifyInstrumentation::wide;
+    } else if (arg == "--asyncify") {
+      parsed.asyncify = parse_asyncify_mode(value_of(i, arg));
+    } else if (starts_with(arg, "--asyncify=")) {
+      parsed.asyncify = parse_asyncify_mode(arg.substr(11));
+    } else if (arg == "--print-asyncify-list") {
+      parsed.print_asyncify_list = true;
     } else if (arg == "--kind") {
       parsed.kind = parse_kind(value_of(i, arg));
     } else if (starts_with(arg, "--kind=")) {

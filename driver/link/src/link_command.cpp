@@ -1,11 +1,13 @@
 // `llgo-wasm link`: argument parsing, tool discovery, planning, dry-run printing and execution.
 #include "llgo_wasm/link_command.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <random>
 #include <unistd.h>
 
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_executor.hpp"
 #include "llgo_wasm/link_plan.hpp"
@@ -65,6 +67,17 @@ std::optional<std::string> choose_wasi_sysroot(const EnvironmentLookup& environm
   return std::nullopt;
 }
 
+// An installed llgo-wasm (`cmake --install`) keeps the files {root} names in share/llgo-wasm beside
+// its bin/: that folder, found from this executable's own location, so a moved prefix still works.
+std::optional<std::string> installed_llgo_wasm_root() {
+  std::error_code error;
+  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (error) return std::nullopt;
+  const fs::path root = executable.parent_path().parent_path() / "share" / "llgo-wasm";
+  if (!fs::is_directory(root / "runtime", error)) return std::nullopt;
+  return root.string();
+}
+
 std::string random_token() {
   std::random_device device;
   std::uniform_int_distribution<unsigned> distribution(0, 0xffffff);
@@ -96,28 +109,36 @@ int print_wasm_opt(const LinkArguments& arguments, const EnvironmentLookup& envi
 
 std::string link_command_usage() {
   return R"(usage: llgo-wasm link [common options] [--dry-run] [--json] [-v] [--kind executable|archive|shared]
-                      [--cc CLANG] [--sysroot DIR] [--no-asyncify-narrowing]
+                      [--cc CLANG] [--sysroot DIR] [--asyncify narrowed|wide|none] [--print-asyncify-list]
                       [--asyncify-import MODULE.NAME]... [--] -o OUTPUT inputs... [clang flags...]
        llgo-wasm link --print-wasm-opt [--json]
 
 Links objects and archives for the resolved target.  P1 executables are linked to a temporary
-core module, run through the pinned wasm-opt (--asyncify, then --translate-to-exnref), validated
+core module, whose call graph says which functions can reach a switch point; the pinned
+wasm-opt instruments only those (--asyncify, then --translate-to-exnref); the result is validated
 and renamed onto OUTPUT; nothing is ever half-written.  -O flags are removed from the clang line
-(clang would run its own hidden wasm-opt) and passed to the wasm-opt step.  A `--` ends the
-common options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
+(clang would run its own hidden wasm-opt) and passed to the wasm-opt step; without any -O the
+target's default level applies (descriptor field link-optimization).  A `--` ends the common
+options (--target ...), so a CMake link line's own --target=<triple> reaches clang.
   --dry-run                print the plan instead of running it (--json: as JSON)
-  -v, --verbose            one line per step: time, sizes before/after wasm-opt
+  -v, --verbose            one line per step: time, sizes before/after wasm-opt, how many
+                           functions Asyncify instruments
   --kind KIND              executable (default), archive (llvm-ar) or shared
   --cc PATH                the compiler driver used to link (default: emcc for Emscripten targets,
                            clang-19 or clang for other wasm targets, $CC or cc for native ones;
                            $CC names the host compiler, so it never applies to a wasm target)
   --sysroot DIR            WASI sysroot (default: $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot,
                            the setup folder's wasi-sysroot)
-  --no-asyncify-narrowing  instrument as if every import may switch (for benchmarks)
+  --asyncify MODE          narrowed (default): instrument the functions that can reach a switch
+                           point; wide: Binaryen's default (every import and indirect call may
+                           switch); none: no Asyncify (baselines)
+  --no-asyncify-narrowing  the same as --asyncify wide
+  --print-asyncify-list    after linking, print the functions that can reach a switch point
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
 Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC (native
-targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names.
+targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names
+(default for an installed llgo-wasm: <prefix>/share/llgo-wasm, found from this program's location).
 )";
 }
 
@@ -137,6 +158,7 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);
   LinkToolchain toolchain;
   toolchain.llgo_wasm_root = environment("LLGO_WASM_ROOT");
+  if (!toolchain.llgo_wasm_root) toolchain.llgo_wasm_root = installed_llgo_wasm_root();
   if (!toolchain.llgo_wasm_root) {
     for (const auto& flag : effective_flags(target.spec).ldflags) {
       if (flag.find(kRootPlaceholder) == std::string::npos) continue;
@@ -150,6 +172,11 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   std::vector<std::string> sysroots_tried;
   if (triple_is_wasi(target.spec.triple) && !arguments.sysroot) {
     toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
+  }
+  if (arguments.kind == LinkOutputKind::executable && target.spec.capabilities.asyncify == AsyncifyMode::Emscripten &&
+      arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+    toolchain.emscripten_binaryen_root = emscripten_binaryen_root(toolchain.compiler);
+    toolchain.driver_executable = current_executable();
   }
   std::optional<std::string> wasm_opt_problem;
   std::optional<WasmOptTool> wasm_opt;
@@ -195,6 +222,14 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   if (!result.succeeded) {
     std::cerr << "llgo-wasm link: " << result.error << "\n";
     return 1;
+  }
+  if (arguments.print_asyncify_list) {
+    if (!result.asyncify) {
+      std::cerr << "llgo-wasm link: --print-asyncify-list: this link analysed no call graph "
+                   "(only executables of Asyncify targets with --asyncify narrowed are analysed)\n";
+      return 1;
+    }
+    for (const auto& name : result.asyncify->can_switch_names) std::cout << name << "\n";
   }
   return 0;
 }

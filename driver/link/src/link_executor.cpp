@@ -4,6 +4,7 @@
 // itself leaves its temporaries, which the next link of the same output sweeps.
 #include "llgo_wasm/link_executor.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -11,12 +12,15 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
 
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/child_process.hpp"
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
@@ -133,11 +137,12 @@ std::string command_line(const std::vector<std::string>& command) {
 void remove_temporaries(const LinkPlan& plan) {
   for (const auto& temp : plan.temporaries) {
     std::error_code ignored;
-    fs::remove(temp, ignored);
+    fs::remove_all(temp, ignored);  // a temporary may be a folder (emcc's output, the Binaryen shim)
   }
 }
 
-// "<role>.<pid>.<token>" -> pid, for names temporary_path makes; nullopt for anything else.
+// "<role>.<pid>.<token>" -> pid, for names temporary_path makes (a role is lowercase letters and
+// dashes: "core", "asyncify-args"); nullopt for anything else.
 std::optional<long> temporary_owner_pid(const std::string& rest) {
   size_t pid_dot = rest.find('.');
   size_t token_dot = pid_dot == std::string::npos ? std::string::npos : rest.find('.', pid_dot + 1);
@@ -145,10 +150,44 @@ std::optional<long> temporary_owner_pid(const std::string& rest) {
   const std::string role = rest.substr(0, pid_dot);
   const std::string pid_text = rest.substr(pid_dot + 1, token_dot - pid_dot - 1);
   const std::string token = rest.substr(token_dot + 1);
-  if (role.find_first_not_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos) return std::nullopt;
+  if (role.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") != std::string::npos) return std::nullopt;
   if (pid_text.empty() || pid_text.size() > 9 || pid_text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
   if (token.empty() || token.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
   return std::stol(pid_text);
+}
+
+// Publishes `from` onto `to`: a file by rename; a folder (emcc's output) by renaming each of
+// its files beside `to`, the one named like `to` last, so the script appears after its .wasm.
+std::string publish(const std::string& from, const std::string& to) {
+  std::error_code error;
+  if (!fs::is_directory(from, error)) {
+    if (std::rename(from.c_str(), to.c_str()) != 0) return "rename " + from + " -> " + to + ": " + std::strerror(errno);
+    return {};
+  }
+  const fs::path destination = fs::path(to).parent_path().empty() ? fs::path(".") : fs::path(to).parent_path();
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(from, error)) files.push_back(entry.path());
+  std::stable_partition(files.begin(), files.end(), [&](const fs::path& file) { return file.filename() != fs::path(to).filename(); });
+  for (const auto& file : files) {
+    const fs::path target = destination / file.filename();
+    if (std::rename(file.c_str(), target.c_str()) != 0) return "rename " + file.string() + " -> " + target.string() + ": " + std::strerror(errno);
+  }
+  return {};
+}
+
+// The step's command with the arguments an earlier step wrote to its arguments file.
+std::vector<std::string> command_with_decided_arguments(const LinkStep& step) {
+  std::vector<std::string> command = step.command;
+  if (!step.arguments_file) return command;
+  std::ifstream file(*step.arguments_file);
+  if (!file) throw std::runtime_error("cannot read " + *step.arguments_file);
+  std::vector<std::string> decided;
+  for (std::string line; std::getline(file, line);) {
+    if (!line.empty()) decided.push_back(line);
+  }
+  command.insert(command.begin() + static_cast<long>(std::min(step.arguments_insert_at, command.size())), decided.begin(),
+                 decided.end());
+  return command;
 }
 
 bool process_is_alive(long pid) {
@@ -213,7 +252,18 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
       switch (step.kind) {
         case LinkStepKind::run_tool: {
           const std::string tool = fs::path(step.command.front()).filename().string();
-          ChildResult run = run_child_process(step.command);
+          std::vector<std::string> command;
+          try {
+            command = command_with_decided_arguments(step);
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          for (const auto& directory : step.create_directories) {
+            std::error_code error;
+            fs::create_directories(directory, error);
+            if (error) return fail(number, step, "cannot create " + directory + ": " + error.message());
+          }
+          ChildResult run = run_child_process(command, false, step.environment);
           if (termination.pending()) {
             fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
             termination.reraise_if_pending();
@@ -222,13 +272,13 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           if (!run.succeeded()) {
             std::string what = run.describe_failure(tool);
             if (!run.started) what += "\n  is the tool installed? (see docs/link-pipeline.md, tool discovery)";
-            what += "\n  command: " + command_line(step.command);
+            what += "\n  command: " + command_line(command);
             return fail(number, step, what);
           }
           for (const auto& output : step.outputs) {
             auto size = file_size(output);
             if (!size || *size == 0) {
-              return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(step.command));
+              return fail(number, step, tool + " exited 0 but did not write " + output + "\n  command: " + command_line(command));
             }
           }
           if (!step.inputs.empty() && step.outputs.size() == 1 && step.name == "asyncify+exnref") {
@@ -256,11 +306,35 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           }
           break;
         }
+        case LinkStepKind::analyse_asyncify: {
+          try {
+            result.asyncify = write_asyncify_arguments(step.inputs.front(), step.narrowing.value_or(AsyncifyNarrowingRequest{}),
+                                                       step.outputs.at(0), step.outputs.at(1));
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          detail = result.asyncify->summary();
+          break;
+        }
         case LinkStepKind::publish_output: {
-          if (std::rename(step.inputs.front().c_str(), step.outputs.front().c_str()) != 0) {
-            return fail(number, step, "rename " + step.inputs.front() + " -> " + step.outputs.front() + ": " + std::strerror(errno));
+          if (std::string problem = publish(step.inputs.front(), step.outputs.front()); !problem.empty()) {
+            return fail(number, step, problem);
           }
           detail = step.outputs.front();
+          break;
+        }
+        case LinkStepKind::prepare_binaryen_shim: {
+          try {
+            prepare_binaryen_shim(step.shim->binaryen_root, step.outputs.at(0), step.outputs.at(1), step.shim->driver_executable);
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          detail = "EM_BINARYEN_ROOT=" + step.outputs.at(0);
+          break;
+        }
+        case LinkStepKind::read_asyncify_report: {
+          result.asyncify = read_asyncify_report(step.inputs.front());
+          detail = result.asyncify ? result.asyncify->summary() : "emcc ran no Asyncify pass";
           break;
         }
       }

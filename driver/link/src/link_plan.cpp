@@ -49,9 +49,7 @@ std::string link_triple_for_sysroot(const std::string& triple, const std::option
 }
 
 // wasm-opt takes -O, -O0..-O4, -Os, -Oz; map clang's spellings onto those.
-std::optional<std::string> wasm_opt_level(const std::vector<std::string>& optimization_flags) {
-  if (optimization_flags.empty()) return std::nullopt;
-  const std::string& last = optimization_flags.back();
+std::optional<std::string> wasm_opt_level(const std::string& last) {
   if (last == "-O0") return std::nullopt;
   if (last == "-Ofast") return "-O3";
   if (last == "-Og") return "-O1";
@@ -101,11 +99,30 @@ std::string describe_expectations(const ModuleExpectations& e) {
   return joined;
 }
 
+LinkStep make_step(LinkStepKind kind, std::string name, std::vector<std::string> command, std::vector<std::string> inputs,
+                   std::vector<std::string> outputs) {
+  LinkStep step;
+  step.kind = kind;
+  step.name = std::move(name);
+  step.command = std::move(command);
+  step.inputs = std::move(inputs);
+  step.outputs = std::move(outputs);
+  return step;
+}
+
+LinkStep with_expectations(LinkStep step, ModuleExpectations expectations) {
+  step.expectations = std::move(expectations);
+  return step;
+}
+
 const char* step_kind_name(LinkStepKind kind) {
   switch (kind) {
     case LinkStepKind::run_tool: return "run";
     case LinkStepKind::validate_module: return "validate";
     case LinkStepKind::publish_output: return "publish";
+    case LinkStepKind::analyse_asyncify: return "analyse";
+    case LinkStepKind::prepare_binaryen_shim: return "prepare";
+    case LinkStepKind::read_asyncify_report: return "report";
   }
   return "?";
 }
@@ -125,8 +142,54 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
   return (output.parent_path() / name).string();
 }
 
+// The level the link line gave, else the descriptor's default (a note says so).
+static std::optional<std::string> link_optimization_level(const TargetSpec& spec, const LinkArguments& arguments,
+                                                          std::vector<std::string>& notes) {
+  if (!arguments.stripped_optimization_flags.empty()) return arguments.stripped_optimization_flags.back();
+  const std::string& level = spec.link_optimization;
+  if (level.empty()) return std::nullopt;
+  notes.push_back("no -O on the link line: the target's default " + level + " (descriptor field link-optimization)");
+  return level;
+}
+
 bool needs_post_link_asyncify(const ResolvedTarget& target) {
   return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
+}
+
+// emcc writes <name>.js and a <name>.wasm the script loads by name, so it links into a
+// temporary folder under the output's own name, whose files are then moved beside the output.
+// With narrowed Asyncify its Binaryen runs through the shim (emscripten_asyncify.hpp).
+static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::string> link, const LinkArguments& arguments, const LinkToolchain& toolchain,
+                                            const TemporaryNaming& naming) {
+  const std::string folder = temporary_path(arguments.output_path, "emcc", naming);
+  plan.temporaries.push_back(folder);
+  const std::string emcc_output = (fs::path(folder) / fs::path(arguments.output_path).filename()).string();
+  link.push_back("-o");
+  link.push_back(emcc_output);
+  LinkStep link_step = make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {emcc_output});
+  link_step.create_directories = {folder};
+  std::optional<std::string> report;
+  if (arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+    if (toolchain.emscripten_binaryen_root && toolchain.driver_executable) {
+      const std::string shim = temporary_path(arguments.output_path, "binaryen", naming);
+      report = (fs::path(shim) / "asyncify-report.json").string();
+      plan.temporaries.push_back(shim);
+      LinkStep prepare = make_step(LinkStepKind::prepare_binaryen_shim, "binaryen-shim", {}, {}, {shim, *report});
+      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable};
+      plan.steps.push_back(prepare);
+      link_step.environment = {"EM_BINARYEN_ROOT=" + shim};
+    } else {
+      plan.notes.push_back(std::string("Asyncify not narrowed: ") +
+                           (toolchain.emscripten_binaryen_root ? "this driver cannot name its own executable"
+                                                               : "emcc's Binaryen was not found (em-config BINARYEN_ROOT)") +
+                           "; emcc's own analysis decides");
+    }
+  } else if (arguments.asyncify == AsyncifyInstrumentation::wide) {
+    plan.notes.push_back("Asyncify narrowing off: emcc's own analysis decides");
+  }
+  plan.steps.push_back(link_step);
+  if (report) plan.steps.push_back(make_step(LinkStepKind::read_asyncify_report, "asyncify-report", {}, {*report}, {}));
+  plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {folder}, {arguments.output_path}));
 }
 
 LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
@@ -139,17 +202,23 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.output_path = arguments.output_path;
   const std::string compiler = arguments.compiler.value_or(toolchain.compiler);
   const bool post_link = arguments.kind == LinkOutputKind::executable && needs_post_link_asyncify(target);
+  // emcc runs Binaryen (and its Asyncify) itself.
+  const bool emscripten = spec.capabilities.asyncify == AsyncifyMode::Emscripten;
+  const std::optional<std::string> level =
+      arguments.kind == LinkOutputKind::executable && (post_link || emscripten)
+          ? link_optimization_level(spec, arguments, plan.notes)
+          : std::nullopt;
 
   if (arguments.kind == LinkOutputKind::archive) {
     const std::string archive_temp = temporary_path(arguments.output_path, "ar", naming);
     plan.temporaries.push_back(archive_temp);
-    LinkStep archive{LinkStepKind::run_tool, "archive", {toolchain.archiver, "rcs", archive_temp}, arguments.inputs, {archive_temp}, {}};
+    LinkStep archive = make_step(LinkStepKind::run_tool, "archive", {toolchain.archiver, "rcs", archive_temp}, arguments.inputs, {archive_temp});
     archive.command.insert(archive.command.end(), arguments.inputs.begin(), arguments.inputs.end());
     plan.steps.push_back(archive);
     if (arguments.link_line.size() != arguments.inputs.size()) {
       plan.notes.push_back("flags other than inputs are ignored for an archive");
     }
-    plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {archive_temp}, {arguments.output_path}, {}});
+    plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {archive_temp}, {arguments.output_path}));
     return plan;
   }
 
@@ -178,53 +247,88 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
+  // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.
+  if (emscripten && level) link.push_back(*level);
+  if (emscripten && arguments.kind == LinkOutputKind::executable && arguments.asyncify == AsyncifyInstrumentation::none) {
+    link.erase(std::remove_if(link.begin() + 1, link.end(),
+                              [](const std::string& flag) { return flag.rfind("-sASYNCIFY", 0) == 0; }),
+               link.end());
+    plan.notes.push_back("Asyncify off (--asyncify none): -sASYNCIFY and its settings removed from the emcc line");
+  }
   if (post_link && sysroot && !link_triple.empty()) {
     // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
     std::error_code ignored;
     bool present = fs::exists(fs::path(*sysroot) / "lib" / link_triple / "libsetjmp.a", ignored);
     if (present && std::find(link.begin(), link.end(), "-lsetjmp") == link.end()) link.push_back("-lsetjmp");
   }
-  for (const auto& flag : arguments.stripped_optimization_flags) {
+  for (const auto& flag : emscripten ? std::vector<std::string>{} : arguments.stripped_optimization_flags) {
     plan.notes.push_back("removed " + flag + " from the link line: with -O clang runs its own hidden "
                          "wasm-opt at link time" +
                          std::string(post_link ? "; the level goes to the pinned wasm-opt step instead" : ""));
+  }
+
+  if (emscripten && arguments.kind == LinkOutputKind::executable) {
+    add_emscripten_executable_steps(plan, std::move(link), arguments, toolchain, naming);
+    return plan;
   }
 
   const std::string linked = temporary_path(arguments.output_path, post_link ? "core" : "link", naming);
   plan.temporaries.push_back(linked);
   link.push_back("-o");
   link.push_back(linked);
-  plan.steps.push_back({LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}, {}});
+  plan.steps.push_back(make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}));
 
   std::string to_publish = linked;
   if (post_link) {
     const std::string final_module = temporary_path(arguments.output_path, "final", naming);
     plan.temporaries.push_back(final_module);
-    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling", "--asyncify"};
+    std::vector<std::string> wasm_opt = {toolchain.wasm_opt, linked, "--enable-exception-handling"};
     const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
-    if (arguments.asyncify_narrowing) {
-      std::vector<std::string> switch_imports = default_asyncify_switch_imports();
-      switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
-      switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
-      std::string list;
-      for (const auto& name : switch_imports) list += (list.empty() ? "" : ",") + name;
-      wasm_opt.push_back("--pass-arg=asyncify-imports@" + list);
-    } else {
-      plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+    std::optional<std::string> asyncify_arguments;
+    switch (arguments.asyncify) {
+      case AsyncifyInstrumentation::narrowed: {
+        std::vector<std::string> switch_imports = default_asyncify_switch_imports();
+        switch_imports.insert(switch_imports.end(), spec.asyncify_imports.begin(), spec.asyncify_imports.end());
+        switch_imports.insert(switch_imports.end(), arguments.asyncify_imports.begin(), arguments.asyncify_imports.end());
+        asyncify_arguments = temporary_path(arguments.output_path, "asyncify-args", naming);
+        const std::string list = temporary_path(arguments.output_path, "asyncify-list", naming);
+        plan.temporaries.push_back(*asyncify_arguments);
+        plan.temporaries.push_back(list);
+        LinkStep analysis = make_step(LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {linked}, {*asyncify_arguments, list});
+        // The descriptor's asyncify-removelist names functions that never switch although the
+        // call graph cannot tell (they reach indirect calls): the analysis stops at them too.
+        analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}, spec.asyncify_removelist};
+        plan.steps.push_back(analysis);
+        break;
+      }
+      case AsyncifyInstrumentation::wide:
+        wasm_opt.push_back("--asyncify");
+        if (!spec.asyncify_removelist.empty()) wasm_opt.push_back(asyncify_removelist_argument(spec.asyncify_removelist));
+        plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
+        break;
+      case AsyncifyInstrumentation::none:
+        plan.notes.push_back("Asyncify off (--asyncify none): asyncify.* imports stay, so such a module cannot switch (a baseline)");
+        break;
     }
-    if (auto level = wasm_opt_level(arguments.stripped_optimization_flags)) wasm_opt.push_back(*level);
+    const size_t asyncify_arguments_at = wasm_opt.size();
+    if (auto wasm_opt_flag = level ? wasm_opt_level(*level) : std::nullopt) wasm_opt.push_back(*wasm_opt_flag);
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");
     wasm_opt.push_back(final_module);
-    plan.steps.push_back({LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
-                          {linked}, {final_module}, {}});
+    LinkStep optimise = make_step(LinkStepKind::run_tool, translate_exceptions ? "asyncify+exnref" : "asyncify", wasm_opt,
+                                  {linked}, {final_module});
+    optimise.arguments_file = asyncify_arguments;
+    optimise.arguments_insert_at = asyncify_arguments_at;
+    plan.steps.push_back(optimise);
     to_publish = final_module;
   }
+  ModuleExpectations expectations = expectations_for(spec);
+  if (arguments.asyncify == AsyncifyInstrumentation::none) expectations.forbid_asyncify_imports = false;
   if (arguments.kind == LinkOutputKind::executable && is_checked_wasi_module(spec)) {
-    plan.steps.push_back({LinkStepKind::validate_module, "validate", {}, {to_publish}, {}, expectations_for(spec)});
+    plan.steps.push_back(with_expectations(make_step(LinkStepKind::validate_module, "validate", {}, {to_publish}, {}), expectations));
   }
-  plan.steps.push_back({LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}, {}});
+  plan.steps.push_back(make_step(LinkStepKind::publish_output, "publish", {}, {to_publish}, {arguments.output_path}));
   return plan;
 }
 
@@ -239,15 +343,39 @@ std::string format_link_plan_text(const LinkPlan& plan) {
     switch (step.kind) {
       case LinkStepKind::run_tool: {
         std::string line;
-        for (const auto& word : step.command) line += (line.empty() ? "" : " ") + shell_quote(word);
+        for (const auto& setting : step.environment) line += shell_quote(setting) + " ";
+        for (size_t i = 0; i <= step.command.size(); ++i) {
+          if (step.arguments_file && i == step.arguments_insert_at) {
+            line += " <arguments decided by asyncify-analysis, from " + *step.arguments_file + ">";
+          }
+          if (i < step.command.size()) line += (line.empty() ? "" : " ") + shell_quote(step.command[i]);
+        }
         out << line;
         break;
       }
+      case LinkStepKind::analyse_asyncify:
+        out << step.inputs.front() << ": call graph -> which functions can reach a switch point (";
+        for (size_t i = 0; i < step.narrowing->switch_imports.size(); ++i) {
+          out << (i ? ", " : "") << step.narrowing->switch_imports[i];
+        }
+        out << ") -> wasm-opt arguments in " << step.outputs.front();
+        break;
       case LinkStepKind::validate_module:
         out << step.inputs.front() << ": " << describe_expectations(step.expectations.value_or(ModuleExpectations{}));
         break;
       case LinkStepKind::publish_output:
-        out << "rename " << step.inputs.front() << " -> " << step.outputs.front();
+        if (step.inputs.front().find(".emcc.") != std::string::npos) {
+          out << "move the files of " << step.inputs.front() << "/ beside " << step.outputs.front() << " (the .wasm first)";
+        } else {
+          out << "rename " << step.inputs.front() << " -> " << step.outputs.front();
+        }
+        break;
+      case LinkStepKind::prepare_binaryen_shim:
+        out << "EM_BINARYEN_ROOT=" << step.outputs.front() << ": " << step.shim->binaryen_root
+            << "'s tools, wasm-opt through this driver (call graph -> asyncify remove-list)";
+        break;
+      case LinkStepKind::read_asyncify_report:
+        out << step.inputs.front();
         break;
     }
     out << "\n";
@@ -273,6 +401,11 @@ nlohmann::json link_plan_to_json(const LinkPlan& plan) {
       entry["args"] = std::vector<std::string>(step.command.begin() + 1, step.command.end());
     }
     if (step.expectations) entry["checks"] = describe_expectations(*step.expectations);
+    if (step.narrowing) entry["switch_imports"] = step.narrowing->switch_imports;
+    if (step.arguments_file) {
+      entry["arguments_file"] = *step.arguments_file;
+      entry["arguments_insert_at"] = step.arguments_insert_at;  // index into [tool] + args
+    }
     steps.push_back(entry);
   }
   return {{"target", plan.target_name}, {"variant", plan.variant}, {"kind", to_string(plan.kind)},

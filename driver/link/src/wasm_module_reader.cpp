@@ -82,10 +82,20 @@ class ByteReader {
 // A heap type is either a one-byte abstract type (negative s33) or a type index.
 void skip_heap_type(ByteReader& in) { in.signed_leb(33); }
 
-void skip_value_type(ByteReader& in) {
+// Reads a value type; appends a canonical spelling to `signature` when given.  True when a
+// value of the type may be a function reference (funcref, or a typed (ref [null] ht)).
+bool read_value_type(ByteReader& in, std::string* signature = nullptr) {
   uint8_t type = in.byte();
-  if (type == 0x63 || type == 0x64) skip_heap_type(in);  // (ref null ht) / (ref ht)
+  if (signature) signature->push_back(static_cast<char>(type));
+  if (type == 0x63 || type == 0x64) {  // (ref null ht) / (ref ht)
+    int64_t heap_type = in.signed_leb(33);
+    if (signature) *signature += std::to_string(heap_type) + ";";
+    return true;
+  }
+  return type == 0x70;
 }
+
+void skip_value_type(ByteReader& in) { read_value_type(in); }
 
 void skip_block_type(ByteReader& in) {
   uint8_t first = in.peek();
@@ -114,6 +124,30 @@ WasmLimits read_limits(ByteReader& in) {
   limits.minimum = in.unsigned_leb(limits.memory64 ? 64 : 32);
   if (flags & 0x01) limits.maximum = in.unsigned_leb(limits.memory64 ? 64 : 32);
   return limits;
+}
+
+// A constant expression (global initialiser, segment offset, element expression) up to its
+// `end`; records ref.func operands.
+void read_constant_expression(ByteReader& in, WasmModuleSummary& summary) {
+  for (;;) {
+    uint8_t opcode = in.byte();
+    switch (opcode) {
+      case 0x0b: return;
+      case 0x41: in.signed_leb(32); break;
+      case 0x42: in.signed_leb(64); break;
+      case 0x43: in.skip(4); break;
+      case 0x44: in.skip(8); break;
+      case 0x23: in.u32(); break;                                        // global.get
+      case 0xd0: skip_heap_type(in); break;                              // ref.null
+      case 0xd2: summary.referenced_functions.push_back(in.u32()); break;  // ref.func
+      case 0x6a: case 0x6b: case 0x6c: case 0x7c: case 0x7d: case 0x7e: break;  // extended constants
+      case 0xfd:
+        if (in.u32() != 0x0c) in.fail("unknown SIMD opcode in a constant expression");
+        in.skip(16);  // v128.const
+        break;
+      default: in.fail("cannot decode opcode " + hex(opcode) + " in a constant expression");
+    }
+  }
 }
 
 bool is_legacy_exception_opcode(uint8_t opcode) {
@@ -154,8 +188,9 @@ void skip_prefixed_atomic(ByteReader& in) {
   in.fail("unknown atomic opcode " + std::to_string(sub));
 }
 
-// Walks one function body's instructions, recording exception-handling opcodes.
-void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSummary& summary) {
+// Walks one function body's instructions, recording exception-handling opcodes, calls and
+// ref.func operands.
+void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSummary& summary, WasmFunctionCalls& calls) {
   uint32_t local_groups = in.u32();
   for (uint32_t i = 0; i < local_groups; ++i) {
     in.u32();
@@ -174,17 +209,20 @@ void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSumma
         break;
       case 0x0a: ++summary.throw_ref_count; break;
       case 0x02: case 0x03: case 0x04: case 0x06: skip_block_type(in); break;
-      case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x10: case 0x12: case 0x14:
-      case 0x15: case 0x18: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25:
-      case 0x26: case 0x3f: case 0x40: case 0xd2: case 0xd5: case 0xd6:
+      case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x18: case 0x20: case 0x21:
+      case 0x22: case 0x23: case 0x24: case 0x25: case 0x26: case 0x3f: case 0x40: case 0xd5:
+      case 0xd6:
         in.u32();
         break;
+      case 0x10: case 0x12: calls.direct.push_back(in.u32()); break;          // call, return_call
+      case 0x14: case 0x15: calls.indirect_types.push_back(in.u32()); break;  // call_ref, return_call_ref
+      case 0xd2: summary.referenced_functions.push_back(in.u32()); break;     // ref.func
       case 0x0e: {  // br_table
         uint32_t count = in.u32();
         for (uint32_t i = 0; i <= count; ++i) in.u32();
         break;
       }
-      case 0x11: case 0x13: in.u32(); in.u32(); break;  // call_indirect type, table
+      case 0x11: case 0x13: calls.indirect_types.push_back(in.u32()); in.u32(); break;  // call_indirect type, table
       case 0x1c: {  // select with types
         uint32_t count = in.u32();
         for (uint32_t i = 0; i < count; ++i) skip_value_type(in);
@@ -226,15 +264,83 @@ void read_import_section(ByteReader& in, WasmModuleSummary& summary) {
     import.name = in.name();
     uint8_t kind = in.byte();
     switch (kind) {
-      case 0: in.u32(); ++summary.imported_function_count; break;
-      case 1: skip_value_type(in); read_limits(in); break;
+      case 0: summary.function_type_indices.push_back(in.u32()); ++summary.imported_function_count; break;
+      case 1: summary.tables_shared_with_host = true; skip_value_type(in); read_limits(in); break;
       case 2: import.memory_limits = read_limits(in); break;
-      case 3: skip_value_type(in); in.byte(); break;
+      case 3: summary.global_is_reference.push_back(read_value_type(in)); in.byte(); break;
       case 4: in.byte(); in.u32(); break;  // tag: attribute, type index
       default: in.fail("unknown import kind " + hex(kind));
     }
     import.kind = static_cast<WasmExternalKind>(kind);
     summary.imports.push_back(std::move(import));
+  }
+}
+
+// Plain function types only; GC types, rec groups and subtypes stop the reading (their index
+// numbering is not modelled) and are flagged.
+void read_type_section(ByteReader& in, WasmModuleSummary& summary) {
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    if (in.byte() != 0x60) {
+      summary.has_non_function_types = true;
+      return;
+    }
+    std::string signature;
+    bool has_reference = false;
+    for (const char* part : {"(", ")->("}) {
+      signature += part;
+      uint32_t values = in.u32();
+      for (uint32_t k = 0; k < values; ++k) has_reference |= read_value_type(in, &signature);
+    }
+    summary.type_signatures.push_back(signature + ")");
+    summary.type_has_reference.push_back(has_reference);
+  }
+}
+
+void read_table_section(ByteReader& in, WasmModuleSummary& summary) {
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    uint8_t first = in.byte();
+    if (first == 0x40) {  // table with an initialiser: 0x40 0x00 reftype limits expr
+      in.byte();
+      skip_value_type(in);
+      read_limits(in);
+      read_constant_expression(in, summary);
+    } else {
+      if (first == 0x63 || first == 0x64) skip_heap_type(in);
+      read_limits(in);
+    }
+  }
+}
+
+void read_global_section(ByteReader& in, WasmModuleSummary& summary) {
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    summary.global_is_reference.push_back(read_value_type(in));
+    in.byte();  // mutability
+    read_constant_expression(in, summary);
+  }
+}
+
+// Every function an element segment names, whatever its mode (active, passive, declarative).
+void read_element_section(ByteReader& in, WasmModuleSummary& summary) {
+  uint32_t count = in.u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t flags = in.u32();
+    if (flags > 7) in.fail("unknown element segment flags " + hex(flags));
+    const bool active = (flags & 0x01) == 0;
+    const bool expressions = (flags & 0x04) != 0;
+    if (active && (flags & 0x02)) in.u32();  // explicit table index
+    if (active) read_constant_expression(in, summary);
+    if (flags & 0x03) {
+      if (expressions) skip_value_type(in);
+      else in.byte();  // element kind 0x00 (funcref)
+    }
+    uint32_t entries = in.u32();
+    for (uint32_t k = 0; k < entries; ++k) {
+      if (expressions) read_constant_expression(in, summary);
+      else summary.referenced_functions.push_back(in.u32());
+    }
   }
 }
 
@@ -314,8 +420,14 @@ WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes) {
         }
         break;
       }
+      case 1: read_type_section(in, summary); break;
       case 2: read_import_section(in, summary); break;
-      case 3: summary.defined_function_count = in.u32(); break;
+      case 3: {
+        summary.defined_function_count = in.u32();
+        for (uint32_t i = 0; i < summary.defined_function_count; ++i) summary.function_type_indices.push_back(in.u32());
+        break;
+      }
+      case 4: read_table_section(in, summary); break;
       case 5: {
         uint32_t count = in.u32();
         for (uint32_t i = 0; i < count; ++i) summary.defined_memories.push_back(read_limits(in));
@@ -330,18 +442,23 @@ WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes) {
           if (kind > 4) in.fail("unknown export kind " + hex(kind));
           entry.kind = static_cast<WasmExternalKind>(kind);
           entry.index = in.u32();
+          if (entry.kind == WasmExternalKind::table) summary.tables_shared_with_host = true;
           summary.exports.push_back(std::move(entry));
         }
         break;
       }
+      case 6: read_global_section(in, summary); break;
+      case 8: summary.start_function = in.u32(); break;
+      case 9: read_element_section(in, summary); break;
       case 10: {
         uint32_t count = in.u32();
+        summary.function_calls.resize(count);
         for (uint32_t i = 0; i < count; ++i) {
           uint32_t body_size = in.u32();
           size_t body_begin = in.position();
           in.skip(body_size);
           ByteReader body(bytes, body_begin, body_begin + body_size);
-          walk_function_body(body, summary.imported_function_count + i, summary);
+          walk_function_body(body, summary.imported_function_count + i, summary, summary.function_calls[i]);
         }
         break;
       }

@@ -21,13 +21,14 @@ bool is_unix_goos(std::string_view goos) {
 EffectiveFlags effective_flags(const TargetSpec& spec) {
   EffectiveFlags effective;
   std::vector<std::string>& tags = effective.build_tags;
-  tags.reserve(spec.build_tags.size() + 5);
+  tags.reserve(spec.build_tags.size() + 6);
   tags = spec.build_tags;
   tags.push_back(spec.goos);
   tags.push_back(spec.goarch);
   tags.push_back("llgo");
   if (is_unix_goos(spec.goos)) tags.push_back("unix");
   tags.push_back(context_build_tag(spec.capabilities.context));
+  tags.push_back(stacks_build_tag(spec.capabilities.stacks));
   std::sort(tags.begin(), tags.end());
   tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
 
@@ -37,6 +38,12 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
     // Emscripten takes the list as one setting; derived here so it is written once.
     std::string setting = "-sENVIRONMENT=";
     for (std::size_t i = 0; i < spec.environments.size(); ++i) setting += (i ? "," : "") + spec.environments[i];
+    effective.ldflags.push_back(setting);
+  }
+  if (!spec.asyncify_removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
+    // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead.
+    std::string setting = "-sASYNCIFY_REMOVE=";
+    for (std::size_t i = 0; i < spec.asyncify_removelist.size(); ++i) setting += (i ? "," : "") + spec.asyncify_removelist[i];
     effective.ldflags.push_back(setting);
   }
   if (auto context = spec.context_ldflags.find(spec.capabilities.context); context != spec.context_ldflags.end()) {

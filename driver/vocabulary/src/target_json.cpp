@@ -121,6 +121,8 @@ json spec_to_json(const TargetSpec& spec) {
   const Capabilities& caps = spec.capabilities;
   json supported = json::array();
   for (const auto& context : caps.supported_contexts) supported.push_back(context);
+  json supported_stacks = json::array();
+  for (auto mode : caps.supported_stacks) supported_stacks.push_back(to_string(mode));
   json context_ldflags = json::object();
   for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
   json engines = json::object();
@@ -128,7 +130,7 @@ json spec_to_json(const TargetSpec& spec) {
     engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
                      {"sampled", engine.sampled},   {"labels", engine.labels}};
   }
-  return json{
+  json document{
       {"name", spec.name},
       {"variant", spec.variant},
       {"goos", spec.goos},
@@ -141,19 +143,24 @@ json spec_to_json(const TargetSpec& spec) {
         {"memory64", caps.memory64},
         {"threads", caps.threads},
         {"eh", {{"compile", to_string(caps.eh.compile)}, {"final", to_string(caps.eh.final)}}},
-        {"context", {{"default", caps.context}, {"supported", supported}}}}},
+        {"context", {{"default", caps.context}, {"supported", supported}}},
+        {"stacks", {{"default", to_string(caps.stacks)}, {"supported", supported_stacks}}}}},
       {"build-tags", spec.build_tags},
       {"cflags", spec.cflags},
       {"ldflags", spec.ldflags},
       {"context-ldflags", context_ldflags},
       {"environments", spec.environments},
       {"asyncify-imports", spec.asyncify_imports},
+      {"asyncify-removelist", spec.asyncify_removelist},
       {"default-stack-size", spec.default_stack_size},
       {"output",
        {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
       {"runner", to_string(spec.runner)},
       {"engines", engines},
   };
+  // Optional in descriptors: written only when set, so the form loads back through the schema.
+  if (!spec.link_optimization.empty()) document["link-optimization"] = spec.link_optimization;
+  return document;
 }
 
 TargetSpec spec_from_json(const json& value) {
@@ -180,6 +187,15 @@ TargetSpec spec_from_json(const json& value) {
   JsonReader context = capabilities.object("context");
   caps.context = context.string("default");
   caps.supported_contexts = context.strings("supported");
+  // Optional: a target that says nothing runs goroutines on separate stacks, right for any C code.
+  JsonReader stacks = capabilities.optional_object("stacks");
+  if (stacks.find("default")) caps.stacks = stacks.enumerated("default", parse_stack_mode, stack_mode_names());
+  caps.supported_stacks.clear();
+  for (const auto& name : stacks.optional_strings("supported")) {
+    caps.supported_stacks.push_back(JsonReader::enum_value(name, "capabilities.stacks.supported item", parse_stack_mode,
+                                                           stack_mode_names()));
+  }
+  if (caps.supported_stacks.empty()) caps.supported_stacks.push_back(caps.stacks);
 
   spec.build_tags = root.optional_strings("build-tags");
   spec.cflags = root.optional_strings("cflags");
@@ -189,7 +205,9 @@ TargetSpec spec_from_json(const json& value) {
   });
   spec.environments = root.optional_strings("environments");
   spec.asyncify_imports = root.optional_strings("asyncify-imports");
+  spec.asyncify_removelist = root.optional_strings("asyncify-removelist");
   spec.default_stack_size = root.unsigned_integer("default-stack-size");
+  spec.link_optimization = root.optional_string("link-optimization");
   JsonReader output = root.object("output");
   spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};
   spec.runner = root.enumerated("runner", parse_runner, runner_names());

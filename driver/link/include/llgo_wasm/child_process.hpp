@@ -19,7 +19,10 @@ struct ChildResult {
   std::string describe_failure(const std::string& tool) const;  // "wasm-opt was killed by SIGKILL"
 };
 
-ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout = false);
+// `environment`: KEY=VALUE entries set (or replaced) in the child's environment;
+// `stderr_path`: when not empty, the child's stderr goes to that file instead.
+ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout = false,
+                              const std::vector<std::string>& environment = {}, const std::string& stderr_path = "");
 
 // The pid of the child currently being waited for, or 0 (used to forward SIGINT/SIGTERM).
 int current_child_process_id();

@@ -15,6 +15,11 @@ namespace llgo_wasm {
 
 enum class LinkOutputKind { executable, archive, shared };
 
+// How much of the module Asyncify instruments: the functions the call-graph analysis finds
+// can reach a switch point (narrowed), Binaryen's whole-module default (wide), or nothing
+// (none: no Asyncify at all, e.g. a baseline for benchmarks).
+enum class AsyncifyInstrumentation { narrowed, wide, none };
+
 const char* to_string(LinkOutputKind kind);
 
 // Thrown for malformed link arguments (exit status 2).
@@ -33,7 +38,8 @@ struct LinkArguments {
   std::optional<std::string> compiler;      // --cc
   std::optional<std::string> sysroot;       // --sysroot (also accepted as a clang flag)
   std::vector<std::string> asyncify_imports;  // --asyncify-import MODULE.NAME (extra switch points)
-  bool asyncify_narrowing = true;           // --no-asyncify-narrowing turns it off
+  AsyncifyInstrumentation asyncify = AsyncifyInstrumentation::narrowed;  // --asyncify MODE
+  bool print_asyncify_list = false;         // --print-asyncify-list: the functions that can switch
   bool dry_run = false;
   bool json = false;
   bool verbose = false;

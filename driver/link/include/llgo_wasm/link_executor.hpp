@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct LinkExecutionResult {
   bool succeeded = false;
   std::string error;  // what failed, where, how to fix
   std::vector<LinkStepReport> steps;
+  std::optional<AsyncifyNarrowingReport> asyncify;  // when the plan analysed the call graph
 };
 
 LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionOptions& options,

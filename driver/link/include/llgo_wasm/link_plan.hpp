@@ -3,8 +3,12 @@
 // parsed link arguments and the discovered tools; the executor runs it.  Every step follows
 // from the target's capabilities, never from its variant's name:
 //
-// asyncify post-link:   clang link -> core temp | wasm-opt --asyncify ... [--translate-to-exnref
+// asyncify post-link:   clang link -> core temp | asyncify-analysis of the core (call graph ->
+//                       wasm-opt arguments) | wasm-opt [--asyncify ...] -O [--translate-to-exnref
 //                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
+// asyncify by emcc:     [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc -> a
+//                       temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
+//                       | move the folder's files beside the output.
 // other WASI modules:   clang link -> temp | validate | rename.
 // anything else, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
@@ -16,13 +20,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/target.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
 namespace llgo_wasm {
 
-enum class LinkStepKind { run_tool, validate_module, publish_output };
+enum class LinkStepKind {
+  run_tool,
+  validate_module,
+  publish_output,         // rename inputs[0] onto outputs[0]; a folder: move its files beside it
+  analyse_asyncify,       // P1: call graph of inputs[0] -> outputs {arguments file, remove-list}
+  prepare_binaryen_shim,  // Emscripten: outputs {shim folder, report file}
+  read_asyncify_report,   // Emscripten: what the shim decided, from inputs[0]
+};
+
+// What the Emscripten wasm-opt shim needs (emscripten_asyncify.hpp).
+struct BinaryenShimRequest {
+  std::string binaryen_root;      // the Binaryen emcc would use
+  std::string driver_executable;  // this llgo-wasm, which the shim script runs
+};
 
 struct LinkStep {
   LinkStepKind kind = LinkStepKind::run_tool;
@@ -31,6 +49,15 @@ struct LinkStep {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::optional<ModuleExpectations> expectations;  // validate_module only
+  std::optional<AsyncifyNarrowingRequest> narrowing;  // analyse_asyncify only: outputs are
+                                                      // {arguments file, remove-list file}
+  // run_tool: arguments an earlier step decided, read at run time from this file (one per
+  // line) and inserted before command[arguments_insert_at].
+  std::optional<std::string> arguments_file;
+  size_t arguments_insert_at = 0;
+  std::vector<std::string> environment;         // run_tool: KEY=VALUE set for the tool
+  std::vector<std::string> create_directories;  // run_tool: made before the tool runs
+  std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
 };
 
 struct LinkPlan {
@@ -51,6 +78,10 @@ struct LinkToolchain {
   std::string wasm_opt;          // empty when the plan needs no wasm-opt
   std::optional<std::string> sysroot;
   std::optional<std::string> llgo_wasm_root;  // what {root} in the target's flags names
+  // Emscripten executables with narrowed Asyncify: the Binaryen emcc uses and this driver's
+  // executable (the shim runs it); without both, emcc's own analysis decides (a note says why).
+  std::optional<std::string> emscripten_binaryen_root;
+  std::optional<std::string> driver_executable;
 };
 
 // Unique-per-run temp names, `.<output name>.<role>.<pid>.<random>.tmp`.

@@ -1,6 +1,9 @@
 // A small reader for WebAssembly binary modules: imports, memories, exports, function names,
 // and an opcode walk over every function body that records exception-handling instructions
-// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref).
+// (legacy try/catch/catch_all/delegate/rethrow versus try_table/throw_ref), and the facts a
+// call-graph analysis needs (asyncify_analysis.hpp): function types, direct and indirect calls,
+// and every place a function reference is made (elem segments, ref.func, tables and reference
+// types shared with the host).
 // Limits: decodes the MVP, sign-extension, saturating conversions, bulk memory, reference
 // types, tail calls, SIMD (incl. relaxed), threads/atomics and both EH encodings; a GC (0xfb)
 // or other unknown opcode is reported as a decode error rather than guessed past.
@@ -48,6 +51,12 @@ struct WasmInstructionSite {
   uint64_t file_offset = 0;
 };
 
+// The calls one defined function makes.
+struct WasmFunctionCalls {
+  std::vector<uint32_t> direct;          // call, return_call: callee function indices
+  std::vector<uint32_t> indirect_types;  // call_indirect, call_ref and their return_ forms: type index
+};
+
 struct WasmModuleSummary {
   std::vector<WasmImport> imports;
   std::vector<WasmLimits> defined_memories;
@@ -58,7 +67,19 @@ struct WasmModuleSummary {
   uint64_t try_table_count = 0;
   uint64_t throw_ref_count = 0;
   uint64_t instruction_count = 0;
-  std::vector<std::pair<uint32_t, std::string>> function_names;  // from the "name" section
+  std::vector<std::pair<uint32_t, std::string>> function_names;  // from the "name" section, in its order
+
+  // Call-graph facts.  A signature is the encoded params and results of a plain function type;
+  // two types with equal signatures are the same type for call_indirect's check.
+  std::vector<std::string> type_signatures;       // per type index ("" if not a function type)
+  std::vector<bool> type_has_reference;           // per type index: a param or result is a reference
+  bool has_non_function_types = false;            // GC types, rec groups or subtyping were seen
+  std::vector<uint32_t> function_type_indices;    // per function index (imports first)
+  std::vector<WasmFunctionCalls> function_calls;  // per defined function
+  std::vector<uint32_t> referenced_functions;     // elem segment entries and ref.func operands
+  std::vector<bool> global_is_reference;          // per global index (imports first)
+  bool tables_shared_with_host = false;           // a table is imported or exported
+  std::optional<uint32_t> start_function;
 
   std::string function_name(uint32_t function_index) const;  // "" when unnamed
 };

@@ -41,6 +41,9 @@ using ContextBackend = std::string;
 enum class AsyncifyMode { None, Emscripten, PostLink };
 enum class ExceptionModel { None, Legacy, Exnref, Emscripten, Host };
 enum class Runner { Node, Wasi, WasiThreads, Native };
+// Where goroutine stacks live (runtime/src/wasmcontext_storage_<mode>.c): all on one shared stack,
+// each switched-out goroutine keeping a right-sized copy, or a fixed stack per goroutine.
+enum class StackMode { Shared, Separate };
 // Where a decided GOOS/GOARCH came from.
 enum class Origin { Target, Flag, Environment, Host };
 
@@ -48,19 +51,24 @@ enum class Origin { Target, Flag, Environment, Host };
 std::string_view to_string(AsyncifyMode);
 std::string_view to_string(ExceptionModel);
 std::string_view to_string(Runner);
+std::string_view to_string(StackMode);
 std::string_view to_string(Origin);
 // Inverse of to_string; std::nullopt for an unknown spelling.
 std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view);
 std::optional<ExceptionModel> parse_exception_model(std::string_view);
 std::optional<Runner> parse_runner(std::string_view);
+std::optional<StackMode> parse_stack_mode(std::string_view);
 std::optional<Origin> parse_origin(std::string_view);
 // Every spelling of each enum, in declaration order (for messages and the schema).
 const std::vector<std::string_view>& asyncify_mode_names();
 const std::vector<std::string_view>& exception_model_names();
 const std::vector<std::string_view>& runner_names();
+const std::vector<std::string_view>& stack_mode_names();
 const std::vector<std::string_view>& origin_names();
 // The build tag that names a context backend: "llgo.context_emscripten_fiber", ...
 std::string context_build_tag(const ContextBackend&);
+// The build tag that names a stack mode: "llgo.stacks_shared" or "llgo.stacks_separate".
+std::string stacks_build_tag(StackMode);
 
 // What an LLVM triple says: the pointer width of its architecture (0 when unknown), and
 // whether it names WebAssembly, Emscripten or WASI.
@@ -91,6 +99,11 @@ struct Capabilities {
   // capabilities.context.default: the descriptor's default, or in a resolved target the chosen one.
   ContextBackend context;
   std::vector<ContextBackend> supported_contexts;
+  // capabilities.stacks (optional in a descriptor: without it, separate only). In a resolved
+  // target, stacks is the chosen mode and supported_stacks those the chosen context can run
+  // ($defs/context/x-llgo-stacks in targets/schema.json).
+  StackMode stacks = StackMode::Separate;
+  std::vector<StackMode> supported_stacks = {StackMode::Separate};
   bool operator==(const Capabilities&) const = default;
 };
 
@@ -139,17 +152,25 @@ struct TargetSpec {
   // Imports that may start an Asyncify unwind, beside the runtime's own asyncify.* intrinsics
   // (post-link Asyncify only).
   std::vector<std::string> asyncify_imports;
+  // Functions Asyncify must not instrument (they never switch, e.g. the runtime's fatal path):
+  // --pass-arg=asyncify-removelist for post-link Asyncify, -sASYNCIFY_REMOVE under emcc.
+  std::vector<std::string> asyncify_removelist;
+  // The most C stack a goroutine gets; the runtime is compiled with it (LLGO_DEFAULT_STACK_SIZE).
   std::uint64_t default_stack_size = 0;
+  // Level of the post-link optimiser (the driver's wasm-opt step, emcc's Binaryen) when the
+  // link line names none: "-O0".."-O4", "-Os", "-Oz"; "" = the tool's own default.
+  std::string link_optimization;
   OutputPolicy output;
   Runner runner = Runner::Native;
   std::map<std::string, Engine> engines;  // by engine name
   bool operator==(const TargetSpec&) const = default;
 };
 
-// What consumers build with, derived from a spec (its capabilities.context is the chosen
-// context): the full tag set //llgo:build lines are evaluated against (goos, goarch, "llgo",
-// "unix" where Go sets it, the declared tags and the context's tag; sorted, unique), the
-// cflags, and the ldflags followed by -sENVIRONMENT=... and the context's context-ldflags.
+// What consumers build with, derived from a spec (its capabilities.context and .stacks are the
+// chosen ones): the full tag set //llgo:build lines are evaluated against (goos, goarch, "llgo",
+// "unix" where Go sets it, the declared tags, the context's tag and the stacks tag; sorted,
+// unique), the cflags, and the ldflags followed by -sENVIRONMENT=..., -sASYNCIFY_REMOVE=...
+// (when emcc runs Asyncify) and the context's context-ldflags.
 struct EffectiveFlags {
   std::vector<std::string> build_tags;
   std::vector<std::string> cflags;
@@ -164,17 +185,19 @@ struct Query {
   std::optional<std::string> goos;    // from --goos (the environment's GOOS goes in `environment`)
   std::optional<std::string> goarch;  // from --goarch
   std::optional<std::string> context; // from --context
+  std::optional<std::string> stacks;  // from --stacks
   // Directories a custom descriptor's `inherits` may also name files in (--descriptor-path);
   // without them only its own directory tree and the built-in descriptors are reachable.
   std::vector<std::string> descriptor_search_path;
   // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
-  // LLGO_WASM_CONTEXT. Other entries are ignored.
+  // LLGO_WASM_CONTEXT, LLGO_WASM_STACKS. Other entries are ignored.
   std::map<std::string, std::string> environment;
 };
 
 // The complete, immutable result of resolving a Query.
 struct ResolvedTarget {
-  // The target's decided properties; capabilities.context is the chosen context backend.
+  // The target's decided properties; capabilities.context and capabilities.stacks are the
+  // chosen context backend and stack mode.
   const TargetSpec spec;
   const Origin goos_origin;
   const Origin goarch_origin;

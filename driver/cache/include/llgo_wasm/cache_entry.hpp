@@ -1,0 +1,50 @@
+// An action entry of the package cache: what one build step under one cache key produced.
+//
+// The entry maps the key to the outputs' names and SHA-256 digests (the blobs themselves live
+// in the content-addressed store) plus metadata: the tool versions, the sizes and the time the
+// build took. Its serialised form is UTF-8 JSON,
+//   {"format": "llgo-wasm-cache-entry/1", "key": "<64 hex>",
+//    "outputs": [{"name": "lib/libllgo_runtime.a", "sha256": "<64 hex>", "size": 12345}, ...],
+//    "metadata": {"tools": {"clang": "19.1.7"}, "build-seconds": 1.25, ...}}
+// and the same bytes are stored locally (ac/) and on a Bazel HTTP remote cache (/ac/<key>).
+// Parsing checks everything a hostile or corrupted server could get wrong: the format, that the
+// entry is for the key asked for, digests spelled as SHA-256, and output names that stay inside
+// the destination (relative, no "..", no empty or "." parts).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace llgo_wasm {
+
+inline constexpr std::string_view kCacheEntryFormat = "llgo-wasm-cache-entry/1";
+
+struct CacheOutput {
+  std::string name;    // relative, '/'-separated: where get() puts it under the destination
+  std::string sha256;  // digest of the contents, hex
+  std::uint64_t size = 0;
+};
+
+struct CacheEntry {
+  std::string key;
+  std::vector<CacheOutput> outputs;  // sorted by name, names unique
+  nlohmann::json metadata = nlohmann::json::object();
+};
+
+nlohmann::json cache_entry_to_json(const CacheEntry& entry);
+std::string serialize_cache_entry(const CacheEntry& entry);  // cache_entry_to_json as text
+
+// Throws DriverError naming what is wrong when `text` is not an entry for `expected_key`.
+CacheEntry parse_cache_entry(std::string_view text, std::string_view expected_key);
+
+// Throws DriverError unless `name` is a relative '/'-separated path without "..", "." or empty parts.
+void check_output_name(std::string_view name);
+
+// Throws DriverError unless `key` is 64 lowercase hex digits.
+void check_cache_key(std::string_view key);
+
+}  // namespace llgo_wasm

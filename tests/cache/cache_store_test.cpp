@@ -1,0 +1,264 @@
+// The local content-addressed store (cache_store.hpp) and the entry format (cache_entry.hpp):
+// round trip, misses, corruption detected by digest, atomic publication, LRU trimming, and
+// concurrent writers of one key.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <thread>
+
+#include "../driver/test_support.hpp"
+#include "llgo_wasm/cache_store.hpp"
+#include "llgo_wasm/sha256.hpp"
+#include "llgo_wasm/cache_key.hpp"
+
+namespace {
+
+using namespace llgo_wasm;
+using llgo_wasm::testing::fails_with;
+using llgo_wasm::testing::TemporaryDirectory;
+namespace fs = std::filesystem;
+
+const std::string kKey = sha256_hex("a package build");
+const std::string kOtherKey = sha256_hex("another package build");
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::size_t files_under(const fs::path& dir) {
+  std::size_t count = 0;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (it->is_regular_file()) ++count;
+  }
+  return count;
+}
+
+TEST(CacheStore, PutThenGetCopiesEveryOutputAndRecordsDigestsSizesAndMetadata) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  fs::path archive = dir.write("build/libllgo_runtime.a", "!<arch>\nruntime objects");
+  fs::path object = dir.write("build/start.o", "object bytes");
+  CacheEntry put = store.put(kKey, {{"lib/libllgo_runtime.a", archive}, {"start.o", object}},
+                             {{"tools", {{"clang", "19.1.7"}}}, {"build-seconds", 1.5}});
+  ASSERT_EQ(put.outputs.size(), 2u);
+  EXPECT_EQ(put.outputs[0].name, "lib/libllgo_runtime.a");
+  EXPECT_EQ(put.outputs[0].sha256, sha256_hex("!<arch>\nruntime objects"));
+  EXPECT_EQ(put.outputs[0].size, 23u);
+  EXPECT_TRUE(store.has(kKey));
+
+  std::string why;
+  std::optional<CacheEntry> got = store.get(kKey, dir.path() / "out", &why);
+  ASSERT_TRUE(got) << why;
+  EXPECT_EQ(read_file(dir.path() / "out/lib/libllgo_runtime.a"), "!<arch>\nruntime objects");
+  EXPECT_EQ(read_file(dir.path() / "out/start.o"), "object bytes");
+  EXPECT_EQ(got->metadata["tools"]["clang"], "19.1.7");
+  EXPECT_EQ(got->metadata["build-seconds"], 1.5);
+  EXPECT_EQ(files_under(dir.path() / "cache/tmp"), 0u) << "temporaries were left behind";
+  EXPECT_EQ(store.stats().entries, 1u);
+  EXPECT_EQ(store.stats().blobs, 2u);
+}
+
+TEST(CacheStore, IdenticalOutputsAreStoredOnce) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  fs::path file = dir.write("a.o", "same bytes");
+  store.put(kKey, {{"a.o", file}}, nlohmann::json::object());
+  store.put(kOtherKey, {{"b.o", file}}, nlohmann::json::object());
+  EXPECT_EQ(store.stats().entries, 2u);
+  EXPECT_EQ(store.stats().blobs, 1u);
+}
+
+TEST(CacheStore, AnUnknownKeyIsAMiss) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why));
+  EXPECT_EQ(why, "no entry");
+  EXPECT_FALSE(store.has(kKey));
+}
+
+TEST(CacheStore, ACorruptedBlobIsAMissAndIsRemovedAndNothingIsPublished) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  fs::path good = dir.write("a.o", "first output");
+  fs::path bad = dir.write("z.o", "second output");
+  CacheEntry entry = store.put(kKey, {{"a.o", good}, {"z.o", bad}}, nlohmann::json::object());
+  fs::path blob = store.blob_path(entry.outputs[1].sha256);
+  std::ofstream(blob, std::ios::binary) << "second outpuT";  // same size, other bytes
+  EXPECT_TRUE(store.has(kKey)) << "has() checks sizes only";
+
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("corrupted"), std::string::npos) << why;
+  EXPECT_FALSE(fs::exists(blob)) << "the corrupted blob must be removed";
+  EXPECT_FALSE(fs::exists(store.entry_path(kKey))) << "the entry naming it must be removed";
+  EXPECT_FALSE(fs::exists(dir.path() / "out/a.o")) << "no output may be published from a failed get";
+  EXPECT_EQ(files_under(dir.path() / "out"), 0u) << "temporaries were left in the destination";
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out"));
+}
+
+TEST(CacheStore, AMissingBlobIsAMiss) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  CacheEntry entry = store.put(kKey, {{"a.o", dir.write("a.o", "bytes")}}, nlohmann::json::object());
+  fs::remove(store.blob_path(entry.outputs[0].sha256));
+  EXPECT_FALSE(store.has(kKey));
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("missing"), std::string::npos) << why;
+}
+
+TEST(CacheStore, AnUnreadableOrForeignEntryIsAMissAndIsRemoved) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  store.put(kKey, {{"a.o", dir.write("a.o", "bytes")}}, nlohmann::json::object());
+  fs::create_directories(store.entry_path(kOtherKey).parent_path());
+  fs::copy_file(store.entry_path(kKey), store.entry_path(kOtherKey));  // an entry under the wrong key
+  std::string why;
+  EXPECT_FALSE(store.get(kOtherKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("another key"), std::string::npos) << why;
+  EXPECT_FALSE(fs::exists(store.entry_path(kOtherKey)));
+
+  std::ofstream(store.entry_path(kKey)) << "{\"format\": \"llgo-wasm-cache-entry/1\", \"key\": ";  // torn
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("not a JSON object"), std::string::npos) << why;
+  EXPECT_FALSE(fs::exists(store.entry_path(kKey)));
+}
+
+TEST(CacheEntryFormat, OutputNamesMustStayInsideTheDestination) {
+  for (const char* name : {"../escape.a", "/etc/passwd", "lib/../../x", "a//b", "./a", "", "lib/"}) {
+    EXPECT_TRUE(fails_with([&] { check_output_name(name); }, {"output name"})) << name;
+  }
+  check_output_name("lib/libllgo_runtime.a");
+  std::string hostile = R"({"format": "llgo-wasm-cache-entry/1", "key": ")" + kKey +
+                        R"(", "outputs": [{"name": "../../.bashrc", "sha256": ")" + kKey + R"(", "size": 3}]})";
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(hostile, kKey); }, {"../../.bashrc"}));
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  EXPECT_TRUE(fails_with([&] { store.put(kKey, {{"../a.o", dir.write("a.o", "x")}}, nlohmann::json::object()); },
+                         {"output name \"../a.o\""}));
+  EXPECT_TRUE(fails_with([&] { store.put("not-a-key", {}, nlohmann::json::object()); }, {"is not a cache key"}));
+}
+
+TEST(CacheEntryFormat, RoundTripsAndRejectsBadDigests) {
+  CacheEntry entry{kKey, {{"a.o", kOtherKey, 5}}, {{"tools", {{"clang", "19"}}}}};
+  CacheEntry back = parse_cache_entry(serialize_cache_entry(entry), kKey);
+  EXPECT_EQ(back.outputs[0].sha256, kOtherKey);
+  EXPECT_EQ(back.metadata, entry.metadata);
+  entry.outputs[0].sha256 = "abc";
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(serialize_cache_entry(entry), kKey); }, {"no SHA-256 digest"}));
+}
+
+// Sets an entry's last use, and its blobs', as a get() at that time would.
+void used_at(CacheStore& store, const std::string& key, fs::file_time_type when) {
+  fs::last_write_time(store.entry_path(key), when);
+  std::optional<CacheEntry> entry = store.read_entry(key);
+  for (const auto& output : entry->outputs) fs::last_write_time(store.blob_path(output.sha256), when);
+}
+
+TEST(CacheStore, TrimRemovesTheLeastRecentlyUsedEntriesAndTheirBlobs) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  std::vector<std::string> keys;
+  auto start = fs::file_time_type::clock::now() - std::chrono::hours(3);
+  for (int i = 0; i < 3; ++i) {
+    keys.push_back(sha256_hex("key " + std::to_string(i)));
+    store.put(keys.back(), {{"lib.a", dir.write("lib" + std::to_string(i), std::string(10000, char('a' + i)))}},
+              nlohmann::json::object());
+    used_at(store, keys.back(), start + std::chrono::hours(i));  // 0 oldest, 2 newest
+  }
+  ASSERT_TRUE(store.get(keys[0], dir.path() / "out"));  // 0 becomes the most recently used
+  std::uint64_t before = store.stats().bytes;
+  TrimResult trimmed = store.trim(before - 5000, std::chrono::seconds(0));
+  EXPECT_EQ(trimmed.removed_entries, 1u);
+  EXPECT_EQ(trimmed.removed_blobs, 1u);
+  EXPECT_TRUE(store.has(keys[0]));
+  EXPECT_FALSE(store.has(keys[1])) << "the least recently used entry must go first";
+  EXPECT_TRUE(store.has(keys[2]));
+  EXPECT_LE(store.stats().bytes, before - 5000);
+  EXPECT_EQ(store.stats().bytes, trimmed.bytes_after);
+}
+
+TEST(CacheStore, PutKeepsABoundedStoreWithinItsBound) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache", 25000);
+  for (int i = 0; i < 6; ++i) {
+    std::string key = sha256_hex("bounded " + std::to_string(i));
+    store.put(key, {{"lib.a", dir.write("lib" + std::to_string(i), std::string(10000, char('a' + i)))}},
+              nlohmann::json::object());
+    used_at(store, key, fs::file_time_type::clock::now() - std::chrono::hours(1) + std::chrono::minutes(i));
+  }
+  EXPECT_LE(store.stats().bytes, 25000u);
+  EXPECT_TRUE(store.has(sha256_hex("bounded 5"))) << "the newest entry must survive";
+}
+
+TEST(CacheStore, TrimKeepsYoungUnreferencedBlobsOfAPutInProgress) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  std::unique_ptr<BlobWriter> blob = store.new_blob();
+  blob->write("pending", 7);
+  std::string digest = *blob->commit();
+  store.trim(1, std::chrono::minutes(10));
+  EXPECT_TRUE(store.has_blob(digest));
+  store.trim(1, std::chrono::seconds(0));
+  EXPECT_FALSE(store.has_blob(digest));
+}
+
+TEST(CacheStore, ABlobWriterPublishesOnlyTheExpectedDigest) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  std::unique_ptr<BlobWriter> blob = store.new_blob();
+  blob->write("downloaded", 10);
+  EXPECT_FALSE(blob->commit(sha256_hex("what the server promised")));
+  blob.reset();
+  EXPECT_EQ(store.stats().blobs, 0u);
+  EXPECT_EQ(files_under(dir.path() / "cache/tmp"), 0u);
+}
+
+TEST(CacheStore, ConcurrentWritersOfOneKeyLeaveOneCompleteEntry) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  std::vector<std::string> contents;
+  for (int i = 0; i < 8; ++i) contents.push_back(std::string(200000 + i, char('a' + i)));  // as if builds differed
+  std::vector<std::thread> writers;
+  for (int i = 0; i < 8; ++i) {
+    writers.emplace_back([&, i] {
+      for (int round = 0; round < 5; ++round) {
+        store.put(kKey, {{"lib.a", dir.write("w" + std::to_string(i) + "/lib.a", contents[i])}}, nlohmann::json::object());
+      }
+    });
+  }
+  std::thread reader([&] {
+    for (int round = 0; round < 40; ++round) {
+      std::string why;
+      fs::path out = dir.path() / ("r" + std::to_string(round));
+      if (store.get(kKey, out, &why)) {
+        std::string got = read_file(out / "lib.a");
+        EXPECT_NE(std::find(contents.begin(), contents.end(), got), contents.end()) << "a torn read";
+      } else {
+        EXPECT_EQ(why, "no entry");
+      }
+    }
+  });
+  for (auto& writer : writers) writer.join();
+  reader.join();
+  std::string why;
+  ASSERT_TRUE(store.get(kKey, dir.path() / "final", &why)) << why;
+  EXPECT_NE(std::find(contents.begin(), contents.end(), read_file(dir.path() / "final/lib.a")), contents.end());
+  EXPECT_EQ(store.stats().entries, 1u);
+  EXPECT_EQ(files_under(dir.path() / "cache/tmp"), 0u);
+}
+
+TEST(CacheSizes, ParseSizeReadsUnitsAndRejectsTheRest) {
+  EXPECT_EQ(parse_size("123"), 123u);
+  EXPECT_EQ(parse_size("64K"), 65536u);
+  EXPECT_EQ(parse_size("500M"), 500ull << 20);
+  EXPECT_EQ(parse_size("2G"), 2ull << 30);
+  for (const char* bad : {"", "G", "2T", "-1", "1.5G", "99999999999999999999"}) {
+    EXPECT_TRUE(fails_with([&] { parse_size(bad); }, {"is not a size"})) << bad;
+  }
+}
+
+}  // namespace
