@@ -36,7 +36,12 @@ endfunction()
 function(llgo_wasm_package_cache_fetch hit_var key_var)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "NAME;CONTEXT" "OUTPUTS;FLAGS")
   file(GLOB_RECURSE _inputs CONFIGURE_DEPENDS "${LLGO_WASM_SOURCE_ROOT}/runtime/*")
-  set(_key_args cache-key --target "${LLGO_WASM_TARGET}" --context "${arg_CONTEXT}"
+  set(_key_args cache-key --target "${LLGO_WASM_TARGET}" --context "${arg_CONTEXT}")
+  if(LLGO_WASM_TARGET_STACKS)
+    # The stack mode selects other sources and flags: it is part of what the key resolves.
+    list(APPEND _key_args --stacks "${LLGO_WASM_TARGET_STACKS}")
+  endif()
+  list(APPEND _key_args
       --package-root "${LLGO_WASM_SOURCE_ROOT}/runtime"
       "--toolchain-id=c=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
       "--toolchain-id=c-target=${CMAKE_C_COMPILER_TARGET}"

@@ -145,7 +145,7 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_stor
   }
   llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(storage, stack_pointer);
   if (result != LLGO_WASMCONTEXT_OK) {
-    return result;
+    return result; /* LCOV_EXCL_LINE: a shared-stack overflow; run by the stack-overflow fixtures of P1, J32 and J64 */
   }
   size_t stack_bytes = (size_t)(shared.top - (unsigned char *)stack_pointer);
   if (!fit_copy(storage, round_up_16(stack_bytes) + round_up_16(data_bytes))) {

@@ -35,6 +35,7 @@ class RuntimeBuild:
     misses: int
     targets: list  # library targets that were compiled (none when every key hit)
     warnings: list = field(default_factory=list)
+    keys: dict = field(default_factory=dict)  # library name -> the short key the configure printed
 
 
 def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None):
@@ -75,4 +76,5 @@ def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_di
             configure.stderr += "\n".join(re.findall(r"llgo-wasm: warning: .*", done.stdout))
     return RuntimeBuild(build, time.monotonic() - started, configured - started, len(re.findall(r"package cache hit", configure.stdout)),
                         len(re.findall(r"package cache miss", configure.stdout)), targets,
-                        re.findall(r"warning: .*", configure.stderr))
+                        re.findall(r"warning: .*", configure.stderr),
+                        dict(re.findall(r"-- (\S+): package cache (?:hit|miss) ([0-9a-f]+)", configure.stdout)))

@@ -48,6 +48,9 @@ class RuntimeCacheTest(unittest.TestCase):
             self.assertEqual(first.hits, 0)
             self.assertTrue(first.targets, "nothing was compiled on a cold cache")
             self.assertEqual(first.warnings, [])
+            # Libraries built differently (another context, another stack mode) never share a key.
+            self.assertEqual(len(first.keys), first.misses, first.keys)
+            self.assertEqual(len(set(first.keys.values())), len(first.keys), f"two libraries share a key: {first.keys}")
             second = build("b")
             self.assertEqual((second.hits, second.misses), (first.misses, 0))
             self.assertEqual(second.targets, [], "a library was compiled although its key hit")
