@@ -10,8 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
-# native-fuzz runs each libFuzzer target for LLGO_WASM_FUZZ_SECONDS (60 by default; see
-# docs/reliability.md): about 3 minutes of fuzzing, two fuzzers at a time, after its build.
+# native-fuzz runs each libFuzzer target for LLGO_WASM_FUZZ_SECONDS (30 by default; the long
+# run is a separate command, docs/reliability.md): about 80 s of fuzzing, 2 at a time.
 PRESETS=${PRESETS:-"native native-sanitize native-coverage native-fuzz j32 j64 wasip1 wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
 for p in $PRESETS; do
