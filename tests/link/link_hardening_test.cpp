@@ -144,6 +144,15 @@ TEST(LinkHardening, Leb128FollowsTheSpec) {
   EXPECT_NE(decode_error(module_with_body(i64_bad)).find("integer too large (s64)"), std::string::npos);
 }
 
+// A code section's body count is checked against its bytes before anything is sized by it
+// (fuzz_wasm_module found a 6 GB allocation for a count of 2^32 - 1 in a few bytes).
+TEST(LinkHardening, CodeSectionCountIsBoundedByItsBytes) {
+  std::vector<uint8_t> module = {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00};
+  link_test::append_section(module, 10, {0xff, 0xff, 0xff, 0xff, 0x0f, 0x00});
+  EXPECT_NE(decode_error(module).find("declares 4294967295 function bodies in 1 bytes"), std::string::npos)
+      << decode_error(module);
+}
+
 TEST(LinkHardening, SweepLeavesOtherOutputsTemporaries) {
   fs::path directory = link_test::make_scratch_directory("sweep");
   pid_t dead = fork();

@@ -24,6 +24,7 @@ class ByteReader {
 
   size_t position() const { return position_; }
   bool at_end() const { return position_ >= end_; }
+  size_t remaining() const { return end_ - position_; }
 
   uint8_t byte() {
     if (position_ >= end_) fail("unexpected end of data");
@@ -452,6 +453,9 @@ WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes) {
       case 9: read_element_section(in, summary); break;
       case 10: {
         uint32_t count = in.u32();
+        // Each body takes at least its size byte: a larger count is a lie, and resizing to
+        // it first would allocate up to 2^32 records (found by fuzz_wasm_module).
+        if (count > in.remaining()) in.fail("the code section declares " + std::to_string(count) + " function bodies in " + std::to_string(in.remaining()) + " bytes");
         summary.function_calls.resize(count);
         for (uint32_t i = 0; i < count; ++i) {
           uint32_t body_size = in.u32();
