@@ -11,6 +11,13 @@
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
+#   scheddiff.<variant>.<engine>.<backend>      LLGO_WASM_SCHEDDIFF_SEEDS random goroutine programs in one
+#                                               engine process, each trace equal to Go's semantics' (a
+#                                               single-worker backend, engines not sampled;
+#                                               tests/harness/check_scheddiff.py)
+#   alloc-faults.<variant>.<engine>.<backend>   each runtime allocation failing in turn ends in the
+#                                               documented fatal error (the first engine not sampled;
+#                                               tests/harness/check_alloc_faults.py)
 # <variant> is the target's display label; engines, backends and expectations come from the
 # driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
 include_guard(GLOBAL)
@@ -18,6 +25,8 @@ include(LlgoWasmRunTest)
 include(LlgoTestPrograms)
 
 set(_variant "${LLGO_WASM_TARGET_VARIANT}")
+# Programs per engine run of the differential scheduler test (docs/reliability.md: the long run).
+set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per scheddiff ctest case")
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
@@ -71,6 +80,30 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
+  endforeach()
+
+  # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
+  # (on the first engine only: one engine process per allocation). Single-worker backends: the
+  # interpreter is not thread-safe, and the pthread backend has no order to compare.
+  set(_fault_engine_done OFF)
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(NOT TARGET scheddiff_${_cid} OR LLGO_WASM_ENGINE_${_engine}_SAMPLED)
+      continue()
+    endif()
+    llgo_wasm_program_for(_program scheddiff_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    set(_tests scheddiff.${_variant}.${_engine}.${_backend})
+    add_test(NAME scheddiff.${_variant}.${_engine}.${_backend}
+             COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py"
+                     --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+    if(NOT _fault_engine_done)
+      set(_fault_engine_done ON)
+      add_test(NAME alloc-faults.${_variant}.${_engine}.${_backend}
+               COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py" -- ${_command})
+      list(APPEND _tests alloc-faults.${_variant}.${_engine}.${_backend})
+    endif()
+    set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_backend};scheddiff" TIMEOUT 900
+                         ${_program_properties})
   endforeach()
 
   get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)

@@ -1,8 +1,9 @@
 # cmake/wasm-variant/fixtures.cmake: the programs the target build runs under its engines: the
-# smoke program, and the scheduler fixture and the test programs (tests/programs.cmake) once per
-# backend: a context backend the target supports in each stack mode that context can run, each on
-# the runtime built for it. A backend is named after its context in the resolved default mode
-# ("asyncify": shared stacks on P1) and "<context>-<mode>" in another ("asyncify-separate"); its
+# smoke program, and the scheduler fixture, the test programs (tests/programs.cmake) and the
+# interpreter of random goroutine programs (tests/runtime/scheddiff.c, single-worker contexts only)
+# once per backend: a context backend the target supports in each stack mode that context can run,
+# each on the runtime built for it. A backend is named after its context in the resolved default
+# mode ("asyncify": shared stacks on P1) and "<context>-<mode>" in another ("asyncify-separate"); its
 # id replaces dashes with underscores (scheduler_asyncify, scheduler_asyncify_separate). Facts come
 # from the driver (LlgoWasmTargetFacts.cmake): contexts, stack modes, data model, effective flags
 # per context and mode, engines (on a stack-switching target also the goroutine-limits fixture).
@@ -136,6 +137,11 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                           DEFINES ${_defs})
     llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+    if(NOT _ctx STREQUAL "pthread")
+      # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
+      # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
+      llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
+    endif()
 
     if(LLGO_WASM_TARGET_STACK_SWITCHING)
       # What a goroutine on an engine continuation promises beyond the scheduler fixture: panics

@@ -48,7 +48,9 @@ constexpr const char* kCommonHelp =
     "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
     "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
     "  --stacks shared|separate where goroutine stacks live (overrides LLGO_WASM_STACKS)\n"
-    "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n";
+    "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n"
+    "  --descriptor-path DIR    a custom descriptor's `inherits` may also name .json files in DIR\n"
+    "                           (without it: only its own directory tree and the built-in targets)\n";
 
 struct Command {
   const char* name;
@@ -139,6 +141,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
       arguments.query.context = take_value();
     } else if (option == "--stacks") {
       arguments.query.stacks = take_value();
+    } else if (option == "--descriptor-path") {
+      arguments.query.descriptor_search_path.push_back(take_value());
     } else if (option == "--env") {
       std::string setting = take_value();
       auto equals = setting.find('=');
@@ -354,6 +358,15 @@ int main(int argc, char** argv) {
     return run(args);
   } catch (const DriverError& error) {
     std::cerr << "llgo-wasm: " << error.what() << "\n";
+    return 2;
+  } catch (const json::type_error& error) {
+    // 316: JSON strings are UTF-8, so --json cannot print a file name or argument that is not.
+    if (error.id != 316) {
+      std::cerr << "llgo-wasm: internal error: " << error.what() << "\n";
+      return 1;
+    }
+    std::cerr << "llgo-wasm: --json cannot print a file name or argument that is not valid UTF-8; "
+                 "rename the file or drop --json\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "llgo-wasm: internal error: " << error.what() << "\n";

@@ -14,7 +14,14 @@
  * Query JSON:  {"target": "wasm" | "path/to/custom.json" | null,
  *               "goos": "js" | null, "goarch": "wasm" | null, "context": null,
  *               "stacks": "shared" | "separate" | null,
- *               "env": {"LLGO_WASI_THREADS": "1", ...}}
+ *               "env": {"LLGO_WASI_THREADS": "1", ...},
+ *               "descriptor_path": ["dir", ...]}   (directories a custom descriptor's
+ *               "inherits" may also name files in; default: only its own directory tree)
+ *
+ * Inputs are bounded (docs/reliability.md): descriptors up to 1 MiB, JSON nested up to 64
+ * levels (requests too), 32 levels of inheritance, //llgo:build lines up to 4096 characters;
+ * beyond a limit the call fails with LLGO_WASM_BAD_REQUEST and a message naming it. No
+ * call recurses deeper than these bounds, so a caller's thread needs no large stack.
  */
 #ifndef LLGO_WASM_H
 #define LLGO_WASM_H

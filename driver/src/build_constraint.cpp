@@ -1,8 +1,13 @@
 // Tokenizer and recursive-descent parser for //llgo:build expressions (see the header).
+// The recursion is bounded: only "(" and "!" nest (limits::kMaxConstraintNesting), and a
+// chain of && or || becomes one node with many operands, not a deep tree.
 #include "llgo_wasm/build_constraint.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+
+#include "llgo_wasm/input_limits.hpp"
 
 namespace llgo_wasm {
 
@@ -25,6 +30,11 @@ std::string describe(const Token& token) {
 class ConstraintParser {
  public:
   ConstraintParser(std::string_view expression, const Location& where) : expression_(expression), where_(where) {
+    if (expression_.size() > limits::kMaxConstraintLength) {
+      fail(Token{Token::Kind::End, "", limits::kMaxConstraintLength},
+           "build constraint longer than " + std::to_string(limits::kMaxConstraintLength) +
+               " characters (the limit); split the file or simplify the expression");
+    }
     tokenize();
   }
 
@@ -76,8 +86,11 @@ class ConstraintParser {
         tokens_.push_back({kind, std::string(1, c), start});
         ++i;
       } else {
+        char shown[8];
+        unsigned char byte = static_cast<unsigned char>(c);
+        std::snprintf(shown, sizeof shown, byte > 0x20 && byte < 0x7f ? "'%c'" : "byte 0x%02x", byte);
         fail(Token{Token::Kind::End, std::string(1, c), start},
-             std::string("unexpected character '") + c + "': tags are letters, digits, '_' and '.'");
+             std::string("unexpected character ") + shown + ": tags are letters, digits, '_' and '.'");
       }
     }
     tokens_.push_back({Token::Kind::End, "", expression_.size()});
@@ -91,36 +104,46 @@ class ConstraintParser {
   }
 
   int parse_or() {
-    int left = parse_and();
+    std::vector<int> operands = {parse_and()};
     while (current().kind == Token::Kind::Or) {
       ++position_;
-      int right = parse_and();
-      left = add({BuildConstraint::Node::Kind::Or, "", left, right});
+      operands.push_back(parse_and());
     }
-    return left;
+    return operands.size() == 1 ? operands[0] : add({BuildConstraint::Node::Kind::Or, "", std::move(operands)});
   }
 
   int parse_and() {
-    int left = parse_unary();
+    std::vector<int> operands = {parse_unary()};
     while (current().kind == Token::Kind::And) {
       ++position_;
-      int right = parse_unary();
-      left = add({BuildConstraint::Node::Kind::And, "", left, right});
+      operands.push_back(parse_unary());
     }
-    return left;
+    return operands.size() == 1 ? operands[0] : add({BuildConstraint::Node::Kind::And, "", std::move(operands)});
+  }
+
+  // Entered once per "(" or "!" around the cursor: the only way the parser recurses.
+  void nest(const Token& token) {
+    if (++depth_ > limits::kMaxConstraintNesting) {
+      fail(token, "build constraint nested deeper than " + std::to_string(limits::kMaxConstraintNesting) +
+                      " levels of \"(\" and \"!\" (the limit); simplify the expression");
+    }
   }
 
   int parse_unary() {
     const Token& token = current();
     switch (token.kind) {
       case Token::Kind::Not: {
+        nest(token);
         ++position_;
         int operand = parse_unary();
-        return add({BuildConstraint::Node::Kind::Not, "", operand, -1});
+        --depth_;
+        return add({BuildConstraint::Node::Kind::Not, "", {operand}});
       }
       case Token::Kind::Open: {
+        nest(token);
         ++position_;
         int inner = parse_or();
+        --depth_;
         if (current().kind != Token::Kind::Close) {
           fail(current(), "expected \")\" to close the \"(\" at column " + std::to_string(token.offset + 1) + ", found " +
                               describe(current()));
@@ -130,7 +153,7 @@ class ConstraintParser {
       }
       case Token::Kind::Tag:
         ++position_;
-        return add({BuildConstraint::Node::Kind::Tag, token.text, -1, -1});
+        return add({BuildConstraint::Node::Kind::Tag, token.text, {}});
       default:
         fail(token, "expected a tag, \"!\" or \"(\", found " + describe(token));
     }
@@ -140,6 +163,7 @@ class ConstraintParser {
   Location where_;
   std::vector<Token> tokens_;
   std::size_t position_ = 0;
+  std::size_t depth_ = 0;
   BuildConstraint result_;
 };
 
@@ -151,9 +175,11 @@ bool BuildConstraint::evaluate_node(int index, const std::function<bool(std::str
   const Node& node = nodes_[static_cast<std::size_t>(index)];
   switch (node.kind) {
     case Node::Kind::Tag: return has_tag(node.tag);
-    case Node::Kind::Not: return !evaluate_node(node.left, has_tag);
-    case Node::Kind::And: return evaluate_node(node.left, has_tag) && evaluate_node(node.right, has_tag);
-    case Node::Kind::Or: return evaluate_node(node.left, has_tag) || evaluate_node(node.right, has_tag);
+    case Node::Kind::Not: return !evaluate_node(node.operands[0], has_tag);
+    case Node::Kind::And:
+      return std::all_of(node.operands.begin(), node.operands.end(), [&](int operand) { return evaluate_node(operand, has_tag); });
+    case Node::Kind::Or:
+      return std::any_of(node.operands.begin(), node.operands.end(), [&](int operand) { return evaluate_node(operand, has_tag); });
   }
   return false;
 }

@@ -27,7 +27,7 @@ using namespace llgo_wasm;
 using namespace llgo_wasm::detail;
 
 const DescriptorSet& descriptors_of(const llgo_wasm_driver* driver) {
-  if (!driver) throw DriverError("the driver handle is NULL (create one with llgo_wasm_driver_new)");
+  if (!driver) throw NullArgument("the driver handle is NULL (create one with llgo_wasm_driver_new)");
   return *driver->descriptors;
 }
 

@@ -10,12 +10,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_text_checks.hpp"
 #include "llgo_wasm.h"
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/input_limits.hpp"
 
 namespace llgo_wasm::detail {
 
 using nlohmann::json;
+
+// A required pointer argument was NULL: LLGO_WASM_NULL_ARGUMENT, as the header promises.
+struct NullArgument : DriverError {
+  using DriverError::DriverError;
+};
 
 inline char* copy_string(const std::string& text) {
   char* out = static_cast<char*>(std::malloc(text.size() + 1));
@@ -40,6 +47,9 @@ inline llgo_wasm_status guarded(char** result, char** error, Body&& body) {
     *result = copy_string(body());
     if (!*result) throw std::bad_alloc();
     return LLGO_WASM_OK;
+  } catch (const NullArgument& failure) {
+    set_output(error, failure.what());
+    return LLGO_WASM_NULL_ARGUMENT;
   } catch (const DriverError& failure) {
     set_output(error, failure.what());
     return LLGO_WASM_BAD_REQUEST;
@@ -56,7 +66,8 @@ inline llgo_wasm_status guarded(char** result, char** error, Body&& body) {
 }
 
 inline json parse_request(const char* text) {
-  if (!text) throw DriverError("the request JSON is NULL");
+  if (!text) throw NullArgument("the request JSON is NULL");
+  check_json_text_limits(text, "request", {0, limits::kMaxJsonNestingDepth, "a request"});
   json request = json::parse(text);
   if (!request.is_object()) throw DriverError("the request must be a JSON object");
   return request;

@@ -15,6 +15,7 @@
 #include "descriptor_schema.hpp"
 #include "llgo_wasm/error.hpp"
 #include "llgo_wasm/sha256.hpp"
+#include "utf8.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -124,7 +125,14 @@ std::vector<PackageInput> digest_inputs(const CacheKeyRequest& request) {
     }
   }
   std::vector<PackageInput> inputs;
-  for (const auto& path : paths) inputs.push_back({path, sha256_file_hex(root / path)});
+  for (const auto& path : paths) {
+    // Input paths are reported as JSON strings, which must be UTF-8.
+    if (!detail::is_valid_utf8(path)) {
+      throw DriverError((root / detail::printable_utf8(path)).string() +
+                        ": the file name is not valid UTF-8; rename the file (input paths are reported as UTF-8)");
+    }
+    inputs.push_back({path, sha256_file_hex(root / path)});
+  }
   return inputs;
 }
 

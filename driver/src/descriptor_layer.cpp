@@ -6,6 +6,8 @@
 
 #include "descriptor_schema.hpp"
 #include "json_positions.hpp"
+#include "json_text_checks.hpp"
+#include "llgo_wasm/input_limits.hpp"
 #include "suggest.hpp"
 
 namespace llgo_wasm::detail {
@@ -46,16 +48,13 @@ class LayerParser {
   explicit LayerParser(const DescriptorSource& source) : source_(source), schema_(DescriptorSchema::embedded()) {}
 
   Layer parse() {
+    check_json_text_limits(source_.text, source_.file_name,
+                           {limits::kMaxDescriptorBytes, limits::kMaxJsonNestingDepth, "a target descriptor"});
     json document;
     try {
       document = json::parse(source_.text);
     } catch (const json::parse_error& error) {
-      // nlohmann reports the byte it stopped at (1-based); name its line and column.
-      std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-      std::string detail = error.what();
-      auto colon = detail.find(": ", detail.find("parse error"));
-      if (colon != std::string::npos) detail = detail.substr(colon + 2);
-      throw DriverError(location_of_offset(source_.text, offset, source_.file_name), "JSON syntax error: " + detail);
+      throw json_syntax_error(error, source_.text, source_.file_name);
     }
     positions_ = scan_json_positions(source_.text, source_.file_name);
     if (!document.is_object()) throw DriverError(positions_.value_at(""), "a target descriptor must be a JSON object");

@@ -69,7 +69,7 @@ TargetDescriptor concrete_descriptor(const Layer& layer, LayerMerger& merger) {
     throw DriverError(layer.name_location,
                       "descriptor \"" + layer.name + "\" is abstract: inherit from it in a concrete descriptor instead of resolving it");
   }
-  MergedLeaves merged = merger.merge(layer);
+  const MergedLeaves& merged = merger.merge(layer);
   json document = document_of(merged.leaves);
   bool host = document.value("host", false);
   document.erase("host");
@@ -163,8 +163,13 @@ DescriptorSet DescriptorSet::load(const std::vector<DescriptorSource>& sources) 
     }
   }
   std::call_once(impl->layers_parsed, [] {});  // parsed above
+  ParentSearch search;
+  for (const auto& source : sources) {
+    auto roots = parent_search_for(source.file_name, {}).roots;
+    search.roots.insert(search.roots.end(), roots.begin(), roots.end());
+  }
+  LayerMerger merger(impl->parsed_layers, std::move(search));
   for (const auto& [name, layer] : impl->parsed_layers) {
-    LayerMerger merger(impl->parsed_layers);
     if (!layer.is_abstract) {
       impl->targets.push_back(concrete_descriptor(layer, merger));
     } else {
@@ -204,13 +209,14 @@ std::vector<std::string> DescriptorSet::names() const {
   return names;
 }
 
-TargetDescriptor DescriptorSet::load_file(const std::string& path) const {
-  return load_source(DescriptorSource{path, read_descriptor_file(path)});
+TargetDescriptor DescriptorSet::load_file(const std::string& path, const std::vector<std::string>& search_path) const {
+  return load_source(DescriptorSource{path, read_descriptor_file(path)}, search_path);
 }
 
-TargetDescriptor DescriptorSet::load_source(const DescriptorSource& source) const {
+TargetDescriptor DescriptorSet::load_source(const DescriptorSource& source,
+                                            const std::vector<std::string>& search_path) const {
   Layer layer = parse_layer(source);
-  LayerMerger merger(impl_->layers());
+  LayerMerger merger(impl_->layers(), parent_search_for(source.file_name, search_path));
   return concrete_descriptor(layer, merger);
 }
 

@@ -13,7 +13,7 @@ using nlohmann::json;
 
 Query query_from_json(const json& value) {
   if (!value.is_object()) throw DriverError("the query must be a JSON object");
-  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "stacks", "env"};
+  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "stacks", "env", "descriptor_path"};
   Query query;
   for (const auto& [key, member] : value.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
@@ -25,6 +25,14 @@ Query query_from_json(const json& value) {
       for (const auto& [name, setting] : member.items()) {
         if (!setting.is_string()) throw DriverError("query.env." + name + " must be a string");
         query.environment[name] = setting.get<std::string>();
+      }
+      continue;
+    }
+    if (key == "descriptor_path") {
+      if (!member.is_array()) throw DriverError("query.descriptor_path must be a list of directories");
+      for (const auto& directory : member) {
+        if (!directory.is_string()) throw DriverError("query.descriptor_path must be a list of directories");
+        query.descriptor_search_path.push_back(directory.get<std::string>());
       }
       continue;
     }

@@ -160,7 +160,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   if (query.target) {
     if (looks_like_path(*query.target)) {
-      custom = descriptors.load_file(*query.target);
+      custom = descriptors.load_file(*query.target, query.descriptor_search_path);
       descriptor = &custom;
     } else {
       descriptor = &find_named(descriptors, *query.target);

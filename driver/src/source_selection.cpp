@@ -9,6 +9,7 @@
 
 #include "llgo_wasm/build_constraint.hpp"
 #include "llgo_wasm/error.hpp"
+#include "utf8.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -67,7 +68,13 @@ std::vector<SourceDecision> select_runtime_sources(const ResolvedTarget& target,
   }
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    if (entry.is_regular_file() && is_runtime_source(entry.path())) files.push_back(entry.path());
+    if (!entry.is_regular_file() || !is_runtime_source(entry.path())) continue;
+    // Results are JSON, whose strings are UTF-8: refuse such a name here, by name.
+    if (!detail::is_valid_utf8(entry.path().filename().string())) {
+      throw DriverError(detail::printable_utf8(entry.path().string()) +
+                        ": the file name is not valid UTF-8; rename the file (runtime source names are reported as UTF-8)");
+    }
+    files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end(),
             [](const auto& a, const auto& b) { return a.filename().string() < b.filename().string(); });

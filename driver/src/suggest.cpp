@@ -6,20 +6,24 @@
 namespace llgo_wasm::detail {
 namespace {
 
+// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+// two adjacent characters each cost 1 ("wsam" is one edit from "wasm").
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::size_t> before_previous(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
-      diagonal = above;
+      std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, substitution});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        row[j] = std::min(row[j], before_previous[j - 2] + 1);
+      }
     }
+    std::swap(before_previous, previous);
+    std::swap(previous, row);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 }  // namespace
@@ -28,6 +32,11 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   std::string best;
   std::size_t best_distance = 0;
   for (const auto& candidate : candidates) {
+    // The distance is at least the difference in length; past a third of the longer word
+    // no distance qualifies, so skip the quadratic computation (a huge unknown word stays cheap).
+    std::size_t difference = word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    bool contains = candidate.find(word) != std::string::npos || word.find(candidate) != std::string_view::npos;
+    if (difference * 3 > std::max(word.size(), candidate.size()) && !contains) continue;
     std::size_t distance = edit_distance(word, candidate);
     if (best.empty() || distance < best_distance) {
       best = candidate;

@@ -7,7 +7,7 @@
 
 namespace llgo_wasm::detail {
 
-// The candidate closest to `word` (Levenshtein distance), if it is close enough to
+// The candidate closest to `word` (edit distance counting an adjacent swap as one edit), if it is close enough to
 // be a plausible typo (at most a third of the longer word's length, and at least 1
 // allowed edit when the candidate contains the word or vice versa); else "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);

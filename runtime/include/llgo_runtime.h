@@ -213,6 +213,17 @@ uint64_t llgo_test_live_g_count(void);             /* goroutines not dead */
 size_t llgo_test_context_pool_len(void);           /* exited contexts kept for reuse */
 uint64_t llgo_test_contexts_created(void);         /* contexts ever allocated */
 
+/* Allocation failure injection, for every backend: every allocation the runtime makes
+ * (goroutine records; goroutine stack storage: a separate stack with its Asyncify save area,
+ * the shared stack, the copies suspended goroutines keep of it; deferred calls, panic records) is
+ * counted, and each failure ends in a "fatal error: out of memory allocating ..." (status 2).
+ * llgo_test_fail_allocation(n): the n-th allocation from now fails, once (n <= 0: none);
+ * llgo_test_fail_allocations_after(n): all allocations after the next n fail (n < 0: none);
+ * llgo_test_allocation_count(): allocations made since the program started. */
+void llgo_test_fail_allocation(long nth);
+void llgo_test_fail_allocations_after(long count);
+long llgo_test_allocation_count(void);
+
 /* Overflow simulation for tests: overwrite the current goroutine's stack-limit
  * canary, or make its next suspend report an Asyncify save area overflow. The
  * next switch away from the goroutine must die with a fatal error naming it.

@@ -32,6 +32,7 @@
  */
 #include "exit_process.h"
 #include "gstate.h"
+#include "runtime_alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ void llgo_defer_enter(llgo_defer_frame *frame) {
 void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg) {
   llgo_g *g = running_g_or_die("llgo_defer");
   check_innermost(g, frame, "llgo_defer");
-  llgo_defer_record *record = malloc(sizeof *record);
+  llgo_defer_record *record = llgo_runtime_alloc(sizeof *record);
   if (record == NULL) {
     llgo_fatal("out of memory allocating a deferred call");
   }
@@ -108,7 +109,7 @@ static _Noreturn void unwind_to(llgo_g *g, llgo_defer_frame *frame) {
 }
 
 static void start_unwinding(llgo_g *g, const char *message, int goexit) {
-  llgo_panic_record *record = malloc(sizeof *record);
+  llgo_panic_record *record = llgo_runtime_alloc(sizeof *record);
   if (record == NULL) {
     llgo_fatal("out of memory allocating a panic record");
   }
@@ -158,7 +159,7 @@ const char *llgo_recover(void) {
 static void pop_panic(llgo_g *g) {
   llgo_panic_record *done = g->panic;
   g->panic = done->link;
-  free(done);
+  llgo_runtime_free(done);
 }
 
 /* A deferred call of `frame` recovered frame->panic (the newest) and returned:
@@ -188,7 +189,7 @@ void llgo_defer_end(llgo_defer_frame *frame) {
     frame->records = record->next;
     void (*fn)(void *) = record->fn;
     void *arg = record->arg;
-    free(record);
+    llgo_runtime_free(record);
     frame->calling = 1;
     fn(arg);
     frame->calling = 0;
@@ -207,7 +208,7 @@ void llgo_g_clear_panics(llgo_g *g) {
   while (g->panic != NULL) {
     llgo_panic_record *done = g->panic;
     g->panic = done->link;
-    free(done);
+    llgo_runtime_free(done);
   }
 }
 

@@ -23,6 +23,7 @@
  * by at most that step. Emscripten's heap already grows geometrically.
  */
 #include "exit_process.h"
+#include "runtime_alloc.h"
 #include "scheduler.h"
 
 #include <stdlib.h>
@@ -55,7 +56,7 @@ void *llgo_platform_alloc(size_t size, void *user) {
   }
   headroom = size + 16 > headroom ? 0 : headroom - (size + 16);
 #endif
-  return aligned_alloc(16, size);
+  return llgo_runtime_alloc(size);
 }
 
 void llgo_platform_free(void *memory, size_t size, void *user) {
@@ -65,7 +66,7 @@ void llgo_platform_free(void *memory, size_t size, void *user) {
 #else
   (void)size;
 #endif
-  free(memory);
+  llgo_runtime_free(memory);
 }
 
 int llgo_platform_main_returned(int status) {

@@ -15,12 +15,14 @@
  */
 #define _GNU_SOURCE
 #include "gstate.h"
+#include "runtime_alloc.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define LLGO_PTHREAD_MIN_STACK_SIZE ((size_t)128 * 1024)
 /* Larger requests are refused outright: no address space can hold them. */
@@ -101,7 +103,7 @@ static void *thread_main(void *arg) {
   pthread_mutex_unlock(&all_goroutines_lock);
   pthread_mutex_destroy(&self->lock);
   pthread_cond_destroy(&self->wake);
-  free(self);
+  llgo_runtime_free(self);
   if (atomic_fetch_sub(&active_goroutines, 1) == 1) {
     die_of_deadlock();
   }
@@ -121,10 +123,11 @@ static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
                 "(at most %zu bytes)",
                 stack_size, LLGO_PTHREAD_MAX_STACK_SIZE);
   }
-  pthread_g *gp = calloc(1, sizeof *gp);
+  pthread_g *gp = llgo_runtime_alloc(sizeof *gp);
   if (gp == NULL) {
     llgo_fatal("out of memory allocating a goroutine");
   }
+  memset(gp, 0, sizeof *gp);
   llgo_g_init(&gp->g, fn, arg, is_main);
   pthread_mutex_lock(&all_goroutines_lock);
   gp->all_next = all_goroutines;

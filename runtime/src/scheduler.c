@@ -304,9 +304,8 @@ void llgo_sched_start(int (*main_fn)(int argc, char **argv), int argc, char **ar
   llgo_wasmcontext_allocator allocator = {llgo_platform_alloc, llgo_platform_free, NULL};
   llgo_wasmcontext_result result = llgo_wasmcontext_init(LLGO_LARGEST_STACK_SIZE, &allocator);
   if (result != LLGO_WASMCONTEXT_OK) {
-    /* Only an allocation failure gets here: the allocator fault injection of issue 13
-     * (branch harden) runs it; the native coverage build has no such hook yet. */
-    llgo_fatalf("cannot set up goroutine stacks (%zu bytes): %s", LLGO_LARGEST_STACK_SIZE, /* LCOV_EXCL_LINE */
+    /* Only an allocation failure gets here (tests/harness/check_alloc_faults.py). */
+    llgo_fatalf("cannot set up goroutine stacks (%zu bytes): %s", LLGO_LARGEST_STACK_SIZE,
                 llgo_wasmcontext_result_name(result));
   }
   newproc(run_program_main, NULL, LLGO_MAIN_STACK_SIZE, 1);

@@ -111,7 +111,7 @@ const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result) {
   case LLGO_WASMCONTEXT_STACK_TOO_LARGE:
     return "stack size too large";
   case LLGO_WASMCONTEXT_OUT_OF_MEMORY:
-    return "out of memory for a goroutine stack";
+    return "out of memory allocating a goroutine stack";
   case LLGO_WASMCONTEXT_STACK_OVERFLOW:
     return "stack overflow (the C stack went past its limit)";
   case LLGO_WASMCONTEXT_SAVE_OVERFLOW:

@@ -116,7 +116,10 @@ TEST(CacheCApi, PutGetHasStatsTrimAndErrors) {
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("is not a cache key"), std::string::npos) << error;
   llgo_wasm_string_free(error);
-  EXPECT_EQ(llgo_wasm_cache_stats(nullptr, &result, &error), LLGO_WASM_BAD_REQUEST);
+  // A NULL request is a NULL argument, as the header promises (issue 13), with a message.
+  EXPECT_EQ(llgo_wasm_cache_stats(nullptr, &result, &error), LLGO_WASM_NULL_ARGUMENT);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("NULL"), std::string::npos) << error;
   llgo_wasm_string_free(error);
 }
 

@@ -4,19 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "llgo_wasm.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                  \
-  do {                                                                    \
-    if (!(condition)) {                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                         \
-    }                                                                     \
-  } while (0)
-
-static int contains(const char* text, const char* fragment) { return text && strstr(text, fragment) != NULL; }
 
 static void check_resolves(const llgo_wasm_driver* driver, const char* query, const char* fragments[]) {
   char* result = NULL;
@@ -66,7 +55,7 @@ int main(void) {
   CHECK(llgo_wasm_resolve(driver, "{not json", &result, &error) == LLGO_WASM_BAD_REQUEST);
   CHECK(contains(error, "bad request JSON"));
   llgo_wasm_string_free(error);
-  CHECK(llgo_wasm_resolve(NULL, "{}", &result, &error) == LLGO_WASM_BAD_REQUEST);
+  CHECK(llgo_wasm_resolve(NULL, "{}", &result, &error) == LLGO_WASM_NULL_ARGUMENT);
   CHECK(contains(error, "driver handle is NULL"));
   llgo_wasm_string_free(error);
   CHECK(llgo_wasm_resolve(driver, "{}", NULL, &error) == LLGO_WASM_NULL_ARGUMENT);

@@ -193,6 +193,59 @@ TEST(Cli, SourcesAndExplain) {
   EXPECT_NE(bad.errors.find("bad.c:2:"), std::string::npos) << bad.errors;
 }
 
+TEST(Cli, EveryOutputEndsWithANewline) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli-newline");
+  std::string dir = " --dir '" + directory.path().string() + "'";
+  std::string root = " --package-root '" + directory.path().string() + "'";
+  for (const std::string& arguments : {"sources" + dir, "sources --explain" + dir, "sources --json" + dir,
+                                       "sources --json --explain" + dir, "cache-key --explain" + root}) {
+    directory.write("a.c", "//llgo:build wasm\n");
+    for (bool with_file : {true, false}) {
+      if (!with_file) std::filesystem::remove(directory.path() / "a.c");
+      CommandResult result = run(arguments, "GOOS=wasip1 GOARCH=wasm");
+      EXPECT_EQ(result.status, 0) << arguments << ": " << result.errors;
+      // Plain `sources` with nothing selected prints nothing at all.
+      EXPECT_TRUE(result.output.empty() ? arguments == "sources" + dir && !with_file : result.output.back() == '\n')
+          << arguments << " printed:\n" << result.output;
+    }
+  }
+}
+
+TEST(Cli, HostileInputExitsTwoWithAMessage) {
+  CommandResult typo = run("resolve --target wsam");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.errors.find("(did you mean \"wasm\"?)"), std::string::npos) << typo.errors;
+
+  llgo_wasm::testing::TemporaryDirectory directory("cli-hostile");
+  directory.write("deep/x.json", R"({"name": "x", "inherits": "wasip1", "//": )" + std::string(20000, '[') +
+                                     std::string(20000, ']') + "}");
+  CommandResult deep = run("resolve --target '" + (directory.path() / "deep/x.json").string() + "'");
+  EXPECT_EQ(deep.status, 2) << deep.errors;
+  EXPECT_NE(deep.errors.find("deep/x.json:1:106: JSON nested deeper than 64 levels"), std::string::npos) << deep.errors;
+
+  directory.write("nots/a.c", "//llgo:build " + std::string(300000, '!') + "wasm\n");
+  CommandResult nots = run("sources --dir '" + (directory.path() / "nots").string() + "'", "GOOS=wasip1 GOARCH=wasm");
+  EXPECT_EQ(nots.status, 2) << nots.errors;
+  EXPECT_NE(nots.errors.find("a.c:1:4110: build constraint longer than 4096 characters"), std::string::npos) << nots.errors;
+
+  // Found by fuzz_link_arguments: --json with a path that is not UTF-8 was an "internal error".
+  CommandResult latin1 = run("link --target wasip1 --dry-run --json -o 'caf\xe9.wasm' main.o");
+  EXPECT_EQ(latin1.status, 2) << latin1.errors;
+  EXPECT_NE(latin1.errors.find("--json cannot print a file name or argument that is not valid UTF-8"), std::string::npos)
+      << latin1.errors;
+  EXPECT_EQ(run("link --target wasip1 --dry-run -o 'caf\xe9.wasm' main.o").status, 0);
+
+  // `inherits` outside the descriptor's directory needs --descriptor-path.
+  directory.write("shared/base.json", R"({"name": "base", "abstract": true, "inherits": "wasip1"})");
+  directory.write("project/x.json", R"({"name": "x", "inherits": "base.json"})");
+  std::string target = " --target '" + (directory.path() / "project/x.json").string() + "'";
+  CommandResult narrow = run("resolve" + target);
+  EXPECT_EQ(narrow.status, 2);
+  EXPECT_NE(narrow.errors.find("parent \"base.json\" not found"), std::string::npos) << narrow.errors;
+  CommandResult widened = run("resolve" + target + " --descriptor-path '" + (directory.path() / "shared").string() + "'");
+  EXPECT_EQ(widened.status, 0) << widened.errors;
+}
+
 TEST(Cli, CacheKey) {
   llgo_wasm::testing::TemporaryDirectory directory("cli-key");
   directory.write("a.go", "package a\n");

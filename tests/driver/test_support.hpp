@@ -9,6 +9,7 @@
 #include <string>
 
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/target.hpp"
 
 namespace llgo_wasm::testing {
 
@@ -27,6 +28,14 @@ template <typename Body>
     return ::testing::AssertionSuccess() << message;
   }
   return ::testing::AssertionFailure() << "no DriverError was thrown";
+}
+
+// A query naming `target` (a built-in name or a descriptor file), with a descriptor search path.
+inline Query named_query(const std::string& target, std::vector<std::string> search_path = {}) {
+  Query query;
+  query.target = target;
+  query.descriptor_search_path = std::move(search_path);
+  return query;
 }
 
 // A fresh directory under the system temp dir, removed when the object dies.

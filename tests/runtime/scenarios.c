@@ -11,8 +11,7 @@
  * Output comes in whole lines: Emscripten's stdout on Node writes line by line (it ends a last
  * partial line with a newline when it flushes at exit), so a case ends what it prints with one.
  * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked and the host-loop entry
- * points llgo_sched_* (scheduler.h, every single-worker build) and
- * llgo_test_fail_allocations_after (platform_native.c only).
+ * points llgo_sched_* (scheduler.h, every single-worker build).
  */
 #include "llgo_runtime.h"
 #include "test_program.h"

@@ -7,7 +7,9 @@
 //   tag        = letters, digits, '_' and '.'   (e.g. wasm, llgo.wasi_threads)
 //
 // As in Go, && binds tighter than ||. A malformed expression is a DriverError at
-// file:line:col of the offending token.
+// file:line:col of the offending token, and so is one longer than
+// limits::kMaxConstraintLength characters or nested (by "(" and "!") deeper than
+// limits::kMaxConstraintNesting levels (llgo_wasm/input_limits.hpp).
 #pragma once
 
 #include <functional>
@@ -35,8 +37,7 @@ class BuildConstraint {
   struct Node {
     enum class Kind { Tag, Not, And, Or } kind;
     std::string tag;
-    int left = -1;
-    int right = -1;
+    std::vector<int> operands;  // Not: one; And, Or: two or more (a chain is one node)
   };
   friend class ConstraintParser;
   bool evaluate_node(int index, const std::function<bool(std::string_view)>& has_tag) const;

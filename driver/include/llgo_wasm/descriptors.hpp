@@ -67,9 +67,11 @@ class DescriptorSet {
 
   // Loads a descriptor that is not part of the set (a user's --target file.json).
   // Its `inherits` may name descriptors of this set (abstract ones too) or other
-  // files by a path relative to it. The result must be concrete.
-  TargetDescriptor load_file(const std::string& path) const;
-  TargetDescriptor load_source(const DescriptorSource& source) const;
+  // files by a path relative to it, inside its own directory tree or, when the caller
+  // gives a search path, inside one of those directories (where relative names are
+  // also looked up). The result must be concrete.
+  TargetDescriptor load_file(const std::string& path, const std::vector<std::string>& search_path = {}) const;
+  TargetDescriptor load_source(const DescriptorSource& source, const std::vector<std::string>& search_path = {}) const;
 
   struct Impl;
 

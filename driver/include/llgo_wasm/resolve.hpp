@@ -37,7 +37,8 @@ inline constexpr std::string_view kEnvStacks = "LLGO_WASM_STACKS";
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query);
 
-// A Query from JSON, for the C API: {"target", "goos", "goarch", "context", "stacks", "env": {K: V}}.
+// A Query from JSON, for the C API: {"target", "goos", "goarch", "context", "stacks", "env": {K: V},
+// "descriptor_path": [DIR, ...]}.
 Query query_from_json(const nlohmann::json&);
 
 }  // namespace llgo_wasm

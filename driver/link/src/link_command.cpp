@@ -19,13 +19,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// --cc, then $CC, then the compiler this kind of target is built with.
+// --cc for any target; $CC only for a native target, since it names the host's C compiler
+// (CC=gcc must not turn a wasm link into `gcc --target=wasm32-wasi`); else the compiler this
+// kind of target is built with.
 std::string choose_compiler(const TargetSpec& spec, const LinkArguments& arguments,
                             const EnvironmentLookup& environment) {
   if (arguments.compiler) return *arguments.compiler;
-  if (auto cc = environment("CC")) return *cc;
+  const bool native = !triple_is_wasm(spec.triple);
+  if (auto cc = environment("CC"); cc && native) return *cc;
   if (triple_is_emscripten(spec.triple)) return "emcc";
-  if (!triple_is_wasm(spec.triple)) return "cc";
+  if (native) return "cc";
   for (const char* name : {"clang-19", "clang"}) {
     if (auto found = find_on_path(name, environment)) return *found;
   }
@@ -124,7 +127,9 @@ link-optimization).  A `--` ends the common options (--target ...), so a CMake l
   -v, --verbose            one line per step: time, sizes before/after wasm-opt, how many
                            functions Asyncify instruments
   --kind KIND              executable (default), archive (llvm-ar) or shared
-  --cc PATH                the compiler driver used to link (default: $CC, clang-19, clang)
+  --cc PATH                the compiler driver used to link (default: emcc for Emscripten targets,
+                           clang-19 or clang for other wasm targets, $CC or cc for native ones;
+                           $CC names the host compiler, so it never applies to a wasm target)
   --sysroot DIR            WASI sysroot (default: $WASI_SYSROOT, $WASI_SDK_PATH/share/wasi-sysroot,
                            the setup folder's wasi-sysroot)
   --asyncify MODE          narrowed (default): instrument the functions that can reach a switch
@@ -134,9 +139,9 @@ link-optimization).  A `--` ends the common options (--target ...), so a CMake l
   --print-asyncify-list    after linking, print the functions that can reach a switch point
   --asyncify-import M.N    an extra import that may switch (start an unwind)
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
-Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC, AR;
-LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names (default for an
-installed llgo-wasm: <prefix>/share/llgo-wasm, found from this program's location).
+Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC (native
+targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names
+(default for an installed llgo-wasm: <prefix>/share/llgo-wasm, found from this program's location).
 )";
 }
 

@@ -141,6 +141,21 @@ void remove_temporaries(const LinkPlan& plan) {
   }
 }
 
+// "<role>.<pid>.<token>" -> pid, for names temporary_path makes (a role is lowercase letters and
+// dashes: "core", "asyncify-args"); nullopt for anything else.
+std::optional<long> temporary_owner_pid(const std::string& rest) {
+  size_t pid_dot = rest.find('.');
+  size_t token_dot = pid_dot == std::string::npos ? std::string::npos : rest.find('.', pid_dot + 1);
+  if (pid_dot == 0 || token_dot == std::string::npos || rest.find('.', token_dot + 1) != std::string::npos) return std::nullopt;
+  const std::string role = rest.substr(0, pid_dot);
+  const std::string pid_text = rest.substr(pid_dot + 1, token_dot - pid_dot - 1);
+  const std::string token = rest.substr(token_dot + 1);
+  if (role.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") != std::string::npos) return std::nullopt;
+  if (pid_text.empty() || pid_text.size() > 9 || pid_text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  if (token.empty() || token.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
+  return std::stol(pid_text);
+}
+
 // Publishes `from` onto `to`: a file by rename; a folder (emcc's output) by renaming each of
 // its files beside `to`, the one named like `to` last, so the script appears after its .wasm.
 std::string publish(const std::string& from, const std::string& to) {
@@ -194,16 +209,11 @@ std::vector<std::string> sweep_stale_temporaries(const std::string& output_path,
   for (const auto& entry : entries) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 4 || name.substr(name.size() - 4) != ".tmp") continue;
-    // The rest is <role>.<pid>.<token>.tmp
-    std::string rest = name.substr(prefix.size(), name.size() - prefix.size() - 4);
-    size_t token_dot = rest.rfind('.');
-    if (token_dot == std::string::npos) continue;
-    size_t pid_dot = rest.rfind('.', token_dot - 1);
-    if (pid_dot == std::string::npos || token_dot == 0) continue;
-    const std::string pid_text = rest.substr(pid_dot + 1, token_dot - pid_dot - 1);
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
-    long pid = std::stol(pid_text);
-    if (pid == static_cast<long>(getpid()) || process_is_alive(pid)) continue;
+    // The rest must be exactly <role>.<pid>.<token> (temporary_path): a role has no dot, so
+    // `.a.b.link.<pid>.<token>.tmp`, a temporary of output `a.b`, is not one of output `a`'s.
+    std::optional<long> pid = temporary_owner_pid(name.substr(prefix.size(), name.size() - prefix.size() - 4));
+    if (!pid) continue;
+    if (*pid == static_cast<long>(getpid()) || process_is_alive(*pid)) continue;
     std::error_code time_error;
     auto modified = fs::last_write_time(entry.path(), time_error);
     if (time_error) continue;

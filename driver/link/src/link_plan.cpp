@@ -59,6 +59,19 @@ std::optional<std::string> wasm_opt_level(const std::string& last) {
   return last;
 }
 
+// A descriptor flag is one flag with its argument when it takes one ("-mllvm -x"): argv
+// words split on spaces, as docs/targets.md says and CMake's "SHELL:" does with them.
+std::vector<std::string> descriptor_flag_words(const std::string& flag) {
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while ((start = flag.find_first_not_of(" \t", start)) != std::string::npos) {
+    std::size_t end = flag.find_first_of(" \t", start);
+    words.push_back(flag.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    start = end;
+  }
+  return words;
+}
+
 std::string shell_quote(const std::string& word) {
   if (!word.empty() && word.find_first_not_of(
                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
@@ -235,8 +248,10 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   }
   if (arguments.kind == LinkOutputKind::shared) link.push_back("-shared");
   for (const auto& flag : effective_flags(spec).ldflags) {
-    if (is_optimization_flag(flag)) continue;
-    link.push_back(toolchain.llgo_wasm_root ? substitute(flag, kRootPlaceholder, *toolchain.llgo_wasm_root) : flag);
+    for (auto& word : descriptor_flag_words(flag)) {
+      if (is_optimization_flag(word)) continue;
+      link.push_back(toolchain.llgo_wasm_root ? substitute(word, kRootPlaceholder, *toolchain.llgo_wasm_root) : word);
+    }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
   // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.

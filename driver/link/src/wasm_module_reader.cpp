@@ -24,6 +24,7 @@ class ByteReader {
 
   size_t position() const { return position_; }
   bool at_end() const { return position_ >= end_; }
+  size_t remaining() const { return end_ - position_; }
 
   uint8_t byte() {
     if (position_ >= end_) fail("unexpected end of data");
@@ -33,33 +34,35 @@ class ByteReader {
     if (count > end_ - position_) fail("unexpected end of data");
     position_ += count;
   }
-  uint64_t unsigned_leb(unsigned max_bits) {
+  uint8_t peek() const {
+    if (position_ >= end_) fail("unexpected end of data");
+    return bytes_[position_];
+  }
+  // uN and sN as the core spec defines them (N <= 64): at most ceil(N/7) bytes, and in the
+  // last possible byte the bits above N must be zero (unsigned) or copies of the sign bit
+  // (signed). Engines reject anything else, so this reader does too.
+  uint64_t leb(unsigned bits, bool is_signed) {
+    const unsigned max_bytes = (bits + 6) / 7;
+    auto type = [&] { return (is_signed ? "s" : "u") + std::to_string(bits); };
     uint64_t result = 0;
-    unsigned shift = 0;
-    for (;;) {
+    for (unsigned index = 0, shift = 0;; ++index, shift += 7) {
       uint8_t b = byte();
-      if (shift >= 64) fail("LEB128 too long");
+      if (index == max_bytes - 1) {
+        if (b & 0x80) fail("integer representation too long (" + type() + ")");
+        unsigned value_bits = bits - shift;  // 1..7; for sN the highest is the sign
+        unsigned above = is_signed ? (b & 0x7fu) >> (value_bits - 1) : (b & 0x7fu) >> value_bits;
+        if (above != 0 && !(is_signed && above == (0x7fu >> (value_bits - 1)))) fail("integer too large (" + type() + ")");
+      }
       result |= static_cast<uint64_t>(b & 0x7f) << shift;
-      shift += 7;
-      if ((b & 0x80) == 0) break;
-      if (shift >= max_bits + 7) fail("LEB128 too long");
+      if ((b & 0x80) == 0) {
+        if (is_signed && shift + 7 < 64 && (b & 0x40)) result |= ~uint64_t{0} << (shift + 7);
+        return result;
+      }
     }
-    return result;
   }
+  uint64_t unsigned_leb(unsigned bits) { return leb(bits, false); }
   uint32_t u32() { return static_cast<uint32_t>(unsigned_leb(32)); }
-  int64_t signed_leb(unsigned max_bits) {
-    int64_t result = 0;
-    unsigned shift = 0;
-    uint8_t b = 0;
-    do {
-      b = byte();
-      if (shift >= max_bits + 7) fail("signed LEB128 too long");
-      if (shift < 64) result |= static_cast<int64_t>(b & 0x7f) << shift;
-      shift += 7;
-    } while (b & 0x80);
-    if (shift < 64 && (b & 0x40)) result |= -(static_cast<int64_t>(1) << shift);
-    return result;
-  }
+  int64_t signed_leb(unsigned bits) { return static_cast<int64_t>(leb(bits, true)); }
   std::string name() {
     uint32_t length = u32();
     if (length > end_ - position_) fail("name runs past the end of its section");
@@ -96,12 +99,15 @@ bool read_value_type(ByteReader& in, std::string* signature = nullptr) {
 void skip_value_type(ByteReader& in) { read_value_type(in); }
 
 void skip_block_type(ByteReader& in) {
-  uint8_t first = in.byte();
-  if (first == 0x40) return;                               // empty
-  if (first == 0x63 || first == 0x64) { skip_heap_type(in); return; }
-  if (first >= 0x40 && first < 0x80) return;               // one-byte value type
-  // Otherwise a non-negative s33 type index; consume its remaining LEB bytes.
-  if (first & 0x80) in.signed_leb(33 - 7);
+  uint8_t first = in.peek();
+  if (first == 0x63 || first == 0x64) {  // (ref null ht) / (ref ht)
+    in.byte();
+    skip_heap_type(in);
+    return;
+  }
+  // Empty (0x40) and value types are single negative bytes; anything else is an s33 type index.
+  size_t start = in.position();
+  if (in.signed_leb(33) < 0 && in.position() - start != 1) in.fail("invalid block type");
 }
 
 void skip_memarg(ByteReader& in) {
@@ -474,6 +480,9 @@ WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes) {
       case 9: read_element_section(in, summary); break;
       case 10: {
         uint32_t count = in.u32();
+        // Each body takes at least its size byte: a larger count is a lie, and resizing to
+        // it first would allocate up to 2^32 records (found by fuzz_wasm_module).
+        if (count > in.remaining()) in.fail("the code section declares " + std::to_string(count) + " function bodies in " + std::to_string(in.remaining()) + " bytes");
         summary.function_calls.resize(count);
         for (uint32_t i = 0; i < count; ++i) {
           uint32_t body_size = in.u32();

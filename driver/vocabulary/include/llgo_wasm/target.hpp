@@ -215,6 +215,9 @@ struct Query {
   std::optional<std::string> goarch;  // from --goarch
   std::optional<std::string> context; // from --context
   std::optional<std::string> stacks;  // from --stacks
+  // Directories a custom descriptor's `inherits` may also name files in (--descriptor-path);
+  // without them only its own directory tree and the built-in descriptors are reachable.
+  std::vector<std::string> descriptor_search_path;
   // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
   // LLGO_WASM_CONTEXT, LLGO_WASM_STACKS. Other entries are ignored.
   std::map<std::string, std::string> environment;
