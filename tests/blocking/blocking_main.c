@@ -48,6 +48,8 @@ void wait_parked(llgo_g *volatile *slot) {
 
 static const blocking_case *const tables[] = {chan_cases, select_cases, sync_cases, timer_cases};
 
+TEST_PROGRAM_WITHOUT_LEAK_CHECK
+
 int main(int argc, char **argv) {
   test_case all[128];
   size_t count = 0;

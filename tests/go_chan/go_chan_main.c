@@ -30,4 +30,6 @@ static const test_case cases[] = {
     {"zerosize", go_chan_zerosize, NULL},
 };
 
+TEST_PROGRAM_WITHOUT_LEAK_CHECK
+
 int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }
