@@ -10,6 +10,9 @@ for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
            memory per parked goroutine (100,000 parked where stacks are shared, 10,000 otherwise;
            1 and 10 frames deep), CPU kernel;
+  blocking unbuffered channel ping-pong, buffered channel throughput (cap 128), select over 4
+           ready cases, 10,000 goroutines sleeping 1 ms ten times (wall and CPU time): the same rows
+           as Go's below, with the P1 ping-pong and the sleepers targets;
   asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
