@@ -348,6 +348,17 @@ CHANNEL_BENCHES = (
     ("select", "select", "select_rounds", "4 ready cases (+ refill)", "ns/select"))
 
 
+def bench_channels(program, settings):
+    """The CHANNEL_BENCHES rows of one program (Go's or this runtime's)."""
+    v, b = program.variant, program.backend
+    for bench, mode, count_key, params, unit in CHANNEL_BENCHES:
+        try:
+            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
+            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
+        except BenchError as error:
+            add_missing(bench, v, b, params, str(error))
+
+
 def sleepers_params(settings):
     return f"{settings['sleepers']:,} goroutines x {settings['sleeps']} x sleep 1 ms"
 
@@ -367,12 +378,7 @@ def bench_go_program(program, settings):
             add_row("memory per parked G", v, b, params, samples, "B", note="runtime.MemStats.Sys growth")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
-    for bench, mode, count_key, params, unit in CHANNEL_BENCHES:
-        try:
-            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
-            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
-        except BenchError as error:
-            add_missing(bench, v, b, params, str(error))
+    bench_channels(program, settings)
     params = sleepers_params(settings)
     try:
         walls, cpus = [], []
@@ -441,12 +447,7 @@ def bench_blocking_program(program, settings):
     """Channels, select and sleeping goroutines on one variant/backend: the rows bench_go_program
     measures on Go itself, with the same names and parameters, so they compare in one table."""
     v, b = program.variant, program.backend
-    for bench, mode, count_key, params, unit in CHANNEL_BENCHES:
-        try:
-            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
-            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
-        except BenchError as error:
-            add_missing(bench, v, b, params, str(error))
+    bench_channels(program, settings)
     params = sleepers_params(settings)
     note = ("the worker blocks in Atomics.wait under Node while it waits (no return to the event loop "
             "yet)" if v in ("J32", "J64") else "")
