@@ -12,8 +12,10 @@ llgo_test_program(go_chan
           tests/go_chan/select3.c tests/go_chan/select4.c tests/go_chan/select6.c
           tests/go_chan/select7.c tests/go_chan/sendstmt.c tests/go_chan/sieve1.c
           tests/go_chan/zerosize.c
-  CASES tests/go_chan/cases.json)
+  CASES tests/go_chan/cases.json
+  DEFAULT_EXTENSION_ONLY)
 llgo_test_program(blocking
   SOURCES tests/blocking/blocking_main.c tests/blocking/chan_cases.c tests/blocking/select_cases.c
           tests/blocking/sync_cases.c tests/blocking/timer_cases.c
-  CASES tests/blocking/cases.json)
+  CASES tests/blocking/cases.json
+  DEFAULT_EXTENSION_ONLY)
