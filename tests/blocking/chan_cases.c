@@ -319,7 +319,7 @@ static int make_size_out_of_range(int argc, char **argv) {
  * into a parked receiver's variable would write into whichever goroutine's
  * frames are on the stack at that moment: the receiver, once its own copy is
  * restored, would still see -1, and the writer's guard words would change. */
-static llgo_chan *handoff_plain, *handoff_select, *handoff_done;
+static llgo_chan *handoff_plain, *handoff_select, *handoff_never, *handoff_done;
 
 static int guarded_receive(int use_select) {
   volatile uint32_t guard[64];
@@ -328,7 +328,7 @@ static int guarded_receive(int use_select) {
   }
   int destination = -1;
   if (use_select) {
-    llgo_select_case cases[2] = {{handoff_done, LLGO_SELECT_RECV, NULL},
+    llgo_select_case cases[2] = {{handoff_never, LLGO_SELECT_RECV, NULL},
                                  {handoff_select, LLGO_SELECT_RECV, &destination}};
     EXPECT(llgo_select(cases, 2, 1, NULL) == 1, "the select woke on the wrong case");
   } else {
@@ -351,6 +351,7 @@ static int values_never_cross_stacks(int argc, char **argv) {
   (void)argc, (void)argv;
   handoff_plain = llgo_chan_make(sizeof(int), 0);
   handoff_select = llgo_chan_make(sizeof(int), 0);
+  handoff_never = llgo_chan_make(sizeof(int), 0);
   handoff_done = llgo_chan_make(sizeof(int), 0);
   llgo_go(handoff_receiver, NULL);
   llgo_go(handoff_receiver, handoff_receiver);
