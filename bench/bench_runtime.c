@@ -6,6 +6,8 @@
  *   bench_runtime spawn  COUNT REPS
  *   bench_runtime parked COUNT STACK_BYTES DEPTH  (STACK_BYTES 0: llgo_go's default stack)
  *   bench_runtime cpu    MIB REPS
+ *   bench_runtime pingpong ROUNDS REPS | buffered COUNT REPS | select COUNT REPS
+ *   bench_runtime sleepers G SLEEPS SLEEP_US REPS
  * Each repetition prints one line "RESULT {json}" with the figure of that repetition; bench/run.py
  * collects them. Any broken invariant (a goroutine that did not run, a wrong hash) prints
  * "FAIL: ..." and exits 1, so a fast but wrong runtime cannot produce a figure.
@@ -18,6 +20,14 @@
  *   parked  bytes of linear memory (wasm: memory.size; native: virtual size from
  *           /proc/self/statm) added per goroutine while COUNT goroutines are parked at once,
  *           each DEPTH frames deep (a frame as in yield: one address-taken local).
+ *   pingpong ns per round trip of one value over an unbuffered channel and back (two
+ *           goroutines: main sends on one channel, the echo goroutine answers on another).
+ *   buffered ns per value sent through a channel of capacity 128 from a producer goroutine
+ *           to main.
+ *   select  ns per select over 4 receive cases that are all ready (each channel holds more
+ *           values than the run takes), so every select picks one at random and proceeds.
+ *   sleepers wall and CPU ms for G goroutines (16 KiB stacks) that each sleep SLEEP_US
+ *           microseconds SLEEPS times (CPU: CLOCK_PROCESS_CPUTIME_ID, the whole process).
  *   cpu     ms to hash MIB MiB (FNV-1a over 64-byte blocks reached through a function pointer,
  *           so Asyncify must instrument the calling loop). With the runtime it runs inside
  *           the main goroutine and yields once per MiB; built with BENCH_WITHOUT_RUNTIME it is
@@ -263,6 +273,149 @@ static int bench_parked(long count, long stack_bytes, long depth) {
   return 0;
 }
 
+/* ---- channels, select, timers --------------------------------------------------------- */
+
+static llgo_chan *ping, *pong;
+
+static void echo(void *unused) {
+  (void)unused;
+  long v;
+  while (llgo_chan_recv2(ping, &v)) {
+    v++;
+    llgo_chan_send(pong, &v);
+  }
+}
+
+static int bench_pingpong(long rounds, long reps) {
+  ping = llgo_chan_make(sizeof(long), 0);
+  pong = llgo_chan_make(sizeof(long), 0);
+  llgo_go(echo, NULL);
+  for (long r = 0; r < reps; r++) {
+    long v = 0;
+    uint64_t t0 = now_ns();
+    for (long i = 0; i < rounds; i++) {
+      llgo_chan_send(ping, &v);
+      llgo_chan_recv(pong, &v);
+    }
+    uint64_t t1 = now_ns();
+    if (v != rounds) fail("pingpong: the echo lost a value");
+    printf("RESULT {\"bench\":\"pingpong\",\"rounds\":%ld,\"ns\":%.3f}\n", rounds, (double)(t1 - t0) / (double)rounds);
+  }
+  llgo_chan_close(ping);
+  return 0;
+}
+
+static llgo_chan *stream;
+static long stream_count;
+
+static void producer(void *unused) {
+  (void)unused;
+  for (long i = 1; i <= stream_count; i++) llgo_chan_send(stream, &i);
+}
+
+static int bench_buffered(long count, long reps) {
+  stream = llgo_chan_make(sizeof(long), 128);
+  stream_count = count;
+  for (long r = 0; r < reps; r++) {
+    long sum = 0, v;
+    uint64_t t0 = now_ns();
+    llgo_go(producer, NULL);
+    for (long i = 0; i < count; i++) {
+      llgo_chan_recv(stream, &v);
+      sum += v;
+    }
+    uint64_t t1 = now_ns();
+    if (sum != count * (count + 1) / 2) fail("buffered: values lost or reordered");
+    printf("RESULT {\"bench\":\"buffered\",\"count\":%ld,\"ns\":%.3f}\n", count, (double)(t1 - t0) / (double)count);
+  }
+  return 0;
+}
+
+static int bench_select(long count, long reps) {
+  llgo_chan *channels[4];
+  long values[4];
+  llgo_select_case cases[4];
+  for (int c = 0; c < 4; c++) {
+    channels[c] = llgo_chan_make(sizeof(long), (size_t)count);
+    cases[c] = (llgo_select_case){channels[c], LLGO_SELECT_RECV, &values[c]};
+  }
+  for (long r = 0; r < reps; r++) {
+    for (int c = 0; c < 4; c++) { /* count values each: all four stay ready to the end */
+      long v = c;
+      while (llgo_chan_len(channels[c]) < (size_t)count) llgo_chan_send(channels[c], &v);
+    }
+    long chosen[4] = {0};
+    uint64_t t0 = now_ns();
+    for (long i = 0; i < count; i++) {
+      int k = llgo_select(cases, 4, 1, NULL);
+      chosen[k]++;
+    }
+    uint64_t t1 = now_ns();
+    for (int c = 0; c < 4; c++)
+      if (chosen[c] < count / 8) fail("select: the choice among ready cases is far from uniform");
+    printf("RESULT {\"bench\":\"select\",\"count\":%ld,\"ns\":%.3f}\n", count, (double)(t1 - t0) / (double)count);
+  }
+  return 0;
+}
+
+/* The process's CPU time: natively CLOCK_PROCESS_CPUTIME_ID; on WASI the clock import itself
+ * (wasi-libc only emulates that clock from the monotonic one; Node answers with getrusage);
+ * under Emscripten Node's process.cpuUsage() (Emscripten's CPU clocks are wall clocks). All count
+ * every thread of the process, the engine's own included. */
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+EM_JS(double, node_cpu_microseconds, (void), {
+  if (typeof process === 'undefined' || !process.cpuUsage) return 0;
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+});
+static uint64_t cpu_ns(void) { return (uint64_t)(node_cpu_microseconds() * 1000.0); }
+#elif defined(__wasi__)
+#include <wasi/api.h>
+static uint64_t cpu_ns(void) {
+  __wasi_timestamp_t now = 0;
+  if (__wasi_clock_time_get(__WASI_CLOCKID_PROCESS_CPUTIME_ID, 1, &now) != 0) fail("cannot read the CPU clock");
+  return now;
+}
+#else
+static uint64_t cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+#endif
+
+static struct {
+  long sleeps, sleep_us, finished;
+  llgo_waitgroup done;
+} sleepers_run;
+
+static void sleeper(void *unused) {
+  (void)unused;
+  for (long i = 0; i < sleepers_run.sleeps; i++) llgo_sleep((int64_t)sleepers_run.sleep_us * 1000);
+  sleepers_run.finished++;
+  llgo_waitgroup_done(&sleepers_run.done);
+}
+
+static int bench_sleepers(long goroutines, long sleeps, long sleep_us, long reps) {
+  sleepers_run.sleeps = sleeps;
+  sleepers_run.sleep_us = sleep_us;
+  for (long r = 0; r < reps; r++) {
+    sleepers_run.finished = 0;
+    uint64_t t0 = now_ns(), c0 = cpu_ns();
+    llgo_waitgroup_add(&sleepers_run.done, (int)goroutines);
+    for (long i = 0; i < goroutines; i++) llgo_go_stack(sleeper, NULL, 16 * 1024);
+    llgo_waitgroup_wait(&sleepers_run.done);
+    uint64_t t1 = now_ns(), c1 = cpu_ns();
+    if (sleepers_run.finished != goroutines) fail("sleepers: a goroutine did not finish");
+    double ideal_ms = (double)sleeps * (double)sleep_us / 1000.0;
+    if ((double)(t1 - t0) / 1e6 < ideal_ms) fail("sleepers: finished before the sleeps could have");
+    printf("RESULT {\"bench\":\"sleepers\",\"goroutines\":%ld,\"wall_ms\":%.3f,\"cpu_ms\":%.3f,\"ideal_ms\":%.3f}\n",
+           goroutines, (double)(t1 - t0) / 1e6, (double)(c1 - c0) / 1e6, ideal_ms);
+  }
+  return 0;
+}
+
 /* ---- entry ---------------------------------------------------------------------------- */
 
 static int program_main(int argc, char **argv) {
@@ -276,8 +429,18 @@ static int program_main(int argc, char **argv) {
                         parse_positive(argv[4], "DEPTH"));
   if (argc == 4 && strcmp(argv[1], "cpu") == 0)
     return bench_cpu(parse_positive(argv[2], "MIB"), parse_positive(argv[3], "REPS"));
+  if (argc == 4 && strcmp(argv[1], "pingpong") == 0)
+    return bench_pingpong(parse_positive(argv[2], "ROUNDS"), parse_positive(argv[3], "REPS"));
+  if (argc == 4 && strcmp(argv[1], "buffered") == 0)
+    return bench_buffered(parse_positive(argv[2], "COUNT"), parse_positive(argv[3], "REPS"));
+  if (argc == 4 && strcmp(argv[1], "select") == 0)
+    return bench_select(parse_positive(argv[2], "COUNT"), parse_positive(argv[3], "REPS"));
+  if (argc == 6 && strcmp(argv[1], "sleepers") == 0)
+    return bench_sleepers(parse_positive(argv[2], "G"), parse_positive(argv[3], "SLEEPS"),
+                          parse_positive(argv[4], "SLEEP_US"), parse_positive(argv[5], "REPS"));
   printf("FAIL: usage: bench_runtime yield G DEPTH YIELDS REPS | spawn COUNT REPS | parked COUNT STACK_BYTES"
-         " DEPTH | cpu MIB REPS\n");
+         " DEPTH | cpu MIB REPS | pingpong ROUNDS REPS | buffered COUNT REPS | select COUNT REPS"
+         " | sleepers G SLEEPS SLEEP_US REPS\n");
   return 1;
 }
 

@@ -10,6 +10,9 @@ for wasm):
   runtime  yield (2/10/1,000 goroutines x call depth 1/10), spawn+exit (5,000 and 100,000 serial),
            memory per parked goroutine (100,000 parked where stacks are shared, 10,000 otherwise;
            1 and 10 frames deep), CPU kernel;
+  blocking unbuffered channel ping-pong, buffered channel throughput (cap 128), select over 4
+           ready cases, 10,000 goroutines sleeping 1 ms ten times (wall and CPU time): the same rows
+           as Go's below, with the P1 ping-pong and the sleepers targets;
   asyncify the P1 link through `llgo-wasm link` with and without switch-point narrowing (module
            sizes, wasm-opt time) against the same core module optimised without --asyncify;
            the CPU kernel with and without Asyncify on P1, J32 and J64;
@@ -107,7 +110,7 @@ def add_missing(bench, variant, backend, params, reason):
 
 def find_row(bench, variant, backend, params=None):
     for row in rows:
-        if row["bench"] == bench and row["variant"] == variant and row["backend"] == backend and \
+        if row["bench"] == bench and row["variant"] == variant and backend in (None, row["backend"]) and \
                 (params is None or row["params"] == params):
             return row
     return None
@@ -342,6 +345,29 @@ def build_go_programs(out_dir, node):
             Program("Go js/wasm", version, out_dir / "bench_go.wasm", [node, runner, wasm_exec])]
 
 
+# Channel and select benchmarks (row, mode of bench_runtime and bench/go, settings key of the count,
+# parameters, unit), measured on Go itself and on every variant/backend of this runtime.
+CHANNEL_BENCHES = (
+    ("chan ping-pong", "pingpong", "chan_rounds", "unbuffered, round trip", "ns/round trip"),
+    ("chan buffered", "buffered", "buffered_items", "capacity 128, 1 producer 1 consumer", "ns/item"),
+    ("select", "select", "select_rounds", "4 ready cases (+ refill)", "ns/select"))
+
+
+def bench_channels(program, settings):
+    """The CHANNEL_BENCHES rows of one program (Go's or this runtime's)."""
+    v, b = program.variant, program.backend
+    for bench, mode, count_key, params, unit in CHANNEL_BENCHES:
+        try:
+            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
+            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
+        except BenchError as error:
+            add_missing(bench, v, b, params, str(error))
+
+
+def sleepers_params(settings):
+    return f"{settings['sleepers']:,} goroutines x {settings['sleeps']} x sleep 1 ms"
+
+
 def bench_go_program(program, settings):
     """The figures of bench_runtime_program on Go, and the channel/timer anchors."""
     v, b = program.variant, program.backend
@@ -357,16 +383,8 @@ def bench_go_program(program, settings):
             add_row("memory per parked G", v, b, params, samples, "B", note="runtime.MemStats.Sys growth")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
-    for bench, mode, count_key, params, unit in (
-            ("chan ping-pong", "pingpong", "chan_rounds", "unbuffered, round trip", "ns/round trip"),
-            ("chan buffered", "buffered", "buffered_items", "capacity 128, 1 producer 1 consumer", "ns/item"),
-            ("select", "select", "select_rounds", "4 ready cases (+ refill)", "ns/select")):
-        try:
-            results = program.results(mode, settings[count_key], settings["chan_reps"] + 1, warmup=1)
-            add_row(bench, v, b, params, [r["ns"] for r in results], unit)
-        except BenchError as error:
-            add_missing(bench, v, b, params, str(error))
-    params = f"{settings['sleepers']:,} goroutines x {settings['sleeps']} x sleep 1 ms"
+    bench_channels(program, settings)
+    params = sleepers_params(settings)
     try:
         walls, cpus = [], []
         for _ in range(settings["sleepers_reps"]):
@@ -428,6 +446,25 @@ def bench_parked(program, settings):
 
 def parked_params(count, depth):
     return f"{count:,} parked, depth={depth}"
+
+
+def bench_blocking_program(program, settings):
+    """Channels, select and sleeping goroutines on one variant/backend: the rows bench_go_program
+    measures on Go itself, with the same names and parameters, so they compare in one table."""
+    v, b = program.variant, program.backend
+    bench_channels(program, settings)
+    params = sleepers_params(settings)
+    note = ("the worker blocks in Atomics.wait under Node while it waits (no return to the event loop "
+            "yet)" if v in ("J32", "J64") else "")
+    try:
+        results = program.results("sleepers", settings["sleepers"], settings["sleeps"], 1000,
+                                  settings["sleepers_reps"] + 1, warmup=1)
+        add_row("sleepers wall", v, b, params, [r["wall_ms"] for r in results], "ms",
+                note=f"ideal {results[0]['ideal_ms']:g} ms" + (f"; {note}" if note else ""))
+        add_row("sleepers CPU", v, b, params, [r["cpu_ms"] for r in results], "ms",
+                note="process CPU time" + (f"; {note}" if note else ""))
+    except BenchError as error:
+        add_missing("sleepers", v, b, params, str(error))
 
 
 def bench_cpu(programs, settings):
@@ -959,7 +996,31 @@ def evaluate_targets(settings):
                        f"{row['median']:.2f} ms vs {base['median']:.2f} ms without Asyncify")
         else:
             add_unmeasured_target(name, f"the {row['variant']} plain kernel row is missing")
-    # 8. driver (issue 3's figures)
+    # 8. channels against Go 1.19 in the same run (issue 10): P1's round trip <= 0.2x Go js/wasm's
+    ours, go = find_row("chan ping-pong", "P1", "asyncify"), find_row("chan ping-pong", "Go js/wasm", None)
+    name = "P1 unbuffered ping-pong round trip <= 0.2x Go js/wasm's"
+    if ours and go:
+        add_target(name, ours["median"] / go["median"], 0.2, "max", "x",
+                   f"{ours['median']:.0f} ns vs {go['median']:.0f} ns")
+    else:
+        add_unmeasured_target(name, "a ping-pong row is missing (P1, or Go js/wasm from bench/go)")
+    # 9. 10,000 sleepers: wall time within 2x the ideal; the worker sleeps instead of spinning, so
+    #    the CPU time stays below half the wall time (single-worker variants that wait for real).
+    for variant, backend in (("P1", "asyncify"), ("native", "ucontext")):
+        wall, cpu = find_row("sleepers wall", variant, backend), find_row("sleepers CPU", variant, backend)
+        name = f"{variant} {sleepers_params(settings)}: wall <= 2x ideal"
+        if wall:
+            ideal = settings["sleeps"] * 1.0
+            add_target(name, wall["median"] / ideal, 2.0, "max", "x", f"{wall['median']:.1f} ms vs ideal {ideal:g} ms")
+        else:
+            add_unmeasured_target(name, "the sleepers row is missing")
+        name = f"{variant} {sleepers_params(settings)}: CPU <= 0.5x wall"
+        if wall and cpu:
+            add_target(name, cpu["median"] / wall["median"], 0.5, "max", "x",
+                       f"{cpu['median']:.1f} ms CPU in {wall['median']:.1f} ms")
+        else:
+            add_unmeasured_target(name, "a sleepers row is missing")
+    # 10. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
     baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
     if row and baseline:
@@ -1123,6 +1184,7 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         bench_runtime_program(program, settings)
+        bench_blocking_program(program, settings)
     if not args.only_corpus:
         print("Go itself (bench/go) ...", file=sys.stderr)
         try:

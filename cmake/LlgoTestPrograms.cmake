@@ -7,7 +7,13 @@
 # variant/backend it does not apply and why. Programs are declared once, in tests/programs.cmake:
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
-#                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>])
+#                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
+#                     [DEFAULT_EXTENSION_ONLY])
+#
+# DEFAULT_EXTENSION_ONLY: build the program only with the target's default output extension and
+# run it only on the engines that load that (J32/J64: `.js`, not the ES module `.mjs`, which the
+# same Node runs; the scheduler fixture and `scenarios` keep the loaders covered). It halves a
+# program's links and cases on J32/J64.
 #
 # and this module builds and registers them in the target build (cmake/wasm-variant), for every
 # target, the host included:
@@ -29,7 +35,7 @@ include_guard(GLOBAL)
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_test_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CASES;GO_REFERENCE" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE" "SOURCES")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
   endif()
@@ -40,6 +46,7 @@ function(llgo_test_program name)
   set_property(GLOBAL APPEND PROPERTY LLGO_TEST_PROGRAMS ${name})
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES "${sources}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES "${LLGO_TEST_PROGRAMS_ROOT}/${arg_CASES}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY ${arg_DEFAULT_EXTENSION_ONLY})
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -68,8 +75,13 @@ function(llgo_wasm_add_test_programs cid)
   llgo_test_programs(programs)
   foreach(name IN LISTS programs)
     llgo_test_program_sources(${name} sources)
+    get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
+    set(extension_option "")
+    if(default_only)
+      set(extension_option DEFAULT_EXTENSION_ONLY)
+    endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
-                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness")
+                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option})
   endforeach()
 endfunction()
 
@@ -91,8 +103,10 @@ function(llgo_add_test_program_cases name ctx)
     message(FATAL_ERROR "test program ${name}: ${error}")
   endif()
   string(REPLACE "\n" ";" listing "${listing}")
+  get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
   foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
-    if(LLGO_WASM_ENGINE_${engine}_SAMPLED)
+    if(LLGO_WASM_ENGINE_${engine}_SAMPLED OR (default_only AND NOT
+       "${LLGO_WASM_ENGINE_${engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}"))
       continue()
     endif()
     llgo_wasm_program_for(program ${name}_${cid} ${engine})

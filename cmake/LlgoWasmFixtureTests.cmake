@@ -81,6 +81,18 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
+  if(_variant STREQUAL "P1" AND TARGET blocking_${_cid} AND "node-wasi" IN_LIST LLGO_WASM_TARGET_ENGINES)
+    # The runtime's idle wait on P1 is poll_oneoff with a RELATIVE clock (Node's WASI hangs on
+    # absolute ones; run-wasi.mjs refuses them with status 125): its audit shows that a timer case
+    # really waited through clock subscriptions, and only relative ones.
+    llgo_wasm_program_for(_program blocking_${_cid} node-wasi)
+    llgo_wasm_engine_command(_command node-wasi "$<TARGET_FILE:${_program}>")
+    llgo_wasm_add_run_test(NAME blocking.${_variant}.node-wasi.${_backend}.poll-oneoff-relative-clocks
+      VARIANT ${_variant} ENGINE node-wasi LABELS blocking ${_backend}
+      COMMAND ${_command} sleep-50ms EXIT 0 ENV LLGO_WASM_POLL_AUDIT=1
+      STDOUT "slept 50 ms, within 50-80 ms"
+      STDERR "run-wasi: poll_oneoff audit: relative clock subscriptions only")
+  endif()
 
   # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
   # (on the first engine only: one engine process per allocation). Single-worker backends: the

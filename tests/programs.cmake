@@ -6,3 +6,16 @@ llgo_test_program(scenarios
   SOURCES tests/runtime/scenarios.c
   CASES tests/runtime/scenarios.json
   GO_REFERENCE tests/runtime/go)
+llgo_test_program(go_chan
+  SOURCES tests/go_chan/doubleselect.c tests/go_chan/fifo.c tests/go_chan/go_chan_main.c
+          tests/go_chan/goroutines.c tests/go_chan/nonblock.c tests/go_chan/select.c
+          tests/go_chan/select3.c tests/go_chan/select4.c tests/go_chan/select6.c
+          tests/go_chan/select7.c tests/go_chan/sendstmt.c tests/go_chan/sieve1.c
+          tests/go_chan/zerosize.c
+  CASES tests/go_chan/cases.json
+  DEFAULT_EXTENSION_ONLY)
+llgo_test_program(blocking
+  SOURCES tests/blocking/blocking_main.c tests/blocking/chan_cases.c tests/blocking/select_cases.c
+          tests/blocking/sync_cases.c tests/blocking/timer_cases.c
+  CASES tests/blocking/cases.json
+  DEFAULT_EXTENSION_ONLY)

@@ -10,8 +10,10 @@
 # The ctest cases that run these programs are in cmake/LlgoWasmFixtureTests.cmake.
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
-#                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...])
-#     One executable per output extension the target's engines run: <name> with the default
+#                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
+#                         [DEFAULT_EXTENSION_ONLY])
+#     One executable per output extension the target's engines run (only the default one with
+#     DEFAULT_EXTENSION_ONLY): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
 #     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
@@ -51,7 +53,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "SOURCES;DEFINES;INCLUDES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "RUNTIME" "SOURCES;DEFINES;INCLUDES;OPTIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
     string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
@@ -63,7 +65,11 @@ function(llgo_wasm_add_program name)
   endforeach()
   set(_linked "${LLGO_WASM_DRIVER_LINKED_MODULES}")
   set(_programs "${name}")
-  foreach(_extension IN LISTS LLGO_WASM_OTHER_EXTENSIONS)
+  set(_extensions "${LLGO_WASM_OTHER_EXTENSIONS}")
+  if(arg_DEFAULT_EXTENSION_ONLY)
+    set(_extensions "")
+  endif()
+  foreach(_extension IN LISTS _extensions)
     _llgo_wasm_program_name(_exe "${name}" "${_extension}")
     list(APPEND _programs ${_exe})
   endforeach()

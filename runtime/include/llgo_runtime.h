@@ -25,8 +25,23 @@
  * that escapes to another goroutine escapes to the heap. C code that breaks it
  * must be built with separate stacks (llgo-wasm --stacks separate).
  *
+ * Blocking (channels, select, sync, sleep) parks only the waiting goroutine, with
+ * Go's semantics (runtime/chan.go, select.go, sema.go, time.go and package sync of
+ * Go 1.19); see docs/runtime.md for the Go name of every function.
+ * Backend-dependent: on the pthread backend blocking operations serialise on one
+ * runtime lock, timers fire on a timer thread, and the order between goroutines is
+ * the OS scheduler's; on the single worker timers fire when it would otherwise be
+ * idle and at channel, select, semaphore and sleep calls, and the idle wait blocks
+ * the worker (P1: poll_oneoff; native: clock_nanosleep; J32/J64 for now: the
+ * worker blocks in the host - Atomics.wait under Node, a busy wait in a
+ * browser - and the JavaScript event loop does not run meanwhile).
+ *
+ * The sync types below (llgo_mutex, ...) are the caller's memory: by the rule
+ * above, put them in static or heap memory, never in a local another goroutine
+ * uses. Channels, timers and waiter records are heap objects of the runtime.
+ *
  * Limits: not thread-safe on the single-worker scheduler (there is one thread);
- * no timers, channels or host async I/O.
+ * no host async I/O yet (Promises, fd readiness).
  */
 #ifndef LLGO_RUNTIME_H
 #define LLGO_RUNTIME_H
@@ -180,6 +195,205 @@ void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg);
 
 /* Runs the frame's deferred calls and pops it; see the pattern above. */
 void llgo_defer_end(llgo_defer_frame *frame);
+
+/* ---- Channels (Go's chan; runtime/chan.go) ------------------------------- */
+
+/* A channel of fixed-size elements. NULL is the nil channel: sending to or
+ * receiving from it blocks forever, closing it panics. */
+typedef struct llgo_chan llgo_chan;
+
+/* make(chan T, capacity) with sizeof(T) == elem_size (0 is allowed, e.g.
+ * struct{}). Panics "makechan: size out of range" when the buffer size
+ * overflows; an element of 64 KiB or more is fatal, as in Go. */
+llgo_chan *llgo_chan_make(size_t elem_size, size_t capacity);
+
+/* Frees a channel nobody uses any more (Go has a garbage collector instead).
+ * Freeing a channel that goroutines wait on is fatal; NULL is ignored. */
+void llgo_chan_free(llgo_chan *c);
+
+/* c <- *elem. Blocks until a receiver takes the value or buffer space is
+ * free. The value is copied when the call starts (into the channel's buffer or
+ * the runtime's heap), so `elem` may be reused at once. Panics "send on closed
+ * channel" (also when the channel is closed while the sender waits). */
+void llgo_chan_send(llgo_chan *c, const void *elem);
+
+/* *elem = <-c (elem may be NULL to discard). A closed, drained channel gives the
+ * zero value. The value is written by the receiver itself once it runs again. */
+void llgo_chan_recv(llgo_chan *c, void *elem);
+
+/* *elem, ok = <-c: returns ok (1: a value sent by a sender; 0: zero value from a
+ * closed, drained channel). */
+int llgo_chan_recv2(llgo_chan *c, void *elem);
+
+/* select { case c <- *elem: return 1; default: return 0 } (never parks). */
+int llgo_chan_try_send(llgo_chan *c, const void *elem);
+
+/* select { case *elem, *ok = <-c: return 1; default: return 0 } (never parks;
+ * ok may be NULL). */
+int llgo_chan_try_recv(llgo_chan *c, void *elem, int *ok);
+
+/* close(c). Panics "close of nil channel" or "close of closed channel". Waiting
+ * receivers get the zero value with ok = 0, waiting senders panic. */
+void llgo_chan_close(llgo_chan *c);
+
+/* len(c), cap(c); 0 for the nil channel. */
+size_t llgo_chan_len(const llgo_chan *c);
+size_t llgo_chan_cap(const llgo_chan *c);
+
+/* ---- select (runtime/select.go) ------------------------------------------ */
+
+typedef enum llgo_select_dir {
+  LLGO_SELECT_SEND = 1, /* case chan <- *elem */
+  LLGO_SELECT_RECV = 2  /* case *elem = <-chan (elem may be NULL) */
+} llgo_select_dir;
+
+typedef struct llgo_select_case {
+  llgo_chan *chan; /* NULL: the case is never ready (a nil channel) */
+  llgo_select_dir dir;
+  void *elem; /* send: the value (copied when the select starts); recv: where the value goes */
+} llgo_select_case;
+
+/*
+ * Runs one select statement over `count` cases and returns the index of the case
+ * that proceeded, or -1 when `block` is 0 (there is a default case) and no case
+ * was ready; a non-blocking select never parks. When several cases are ready the
+ * choice is uniformly random. A blocking select waits on every case at once and
+ * the first that becomes ready wins; with no case (or only nil channels) it
+ * blocks forever. For a receive case, *recv_ok (if not NULL) is set like the
+ * `ok` of `v, ok := <-c`. A send case on a closed channel panics.
+ */
+int llgo_select(const llgo_select_case *cases, size_t count, int block, int *recv_ok);
+
+/* ---- Semaphores and notify lists (runtime/sema.go) ----------------------- */
+
+/* Go's runtime_Semacquire: waits until *addr > 0, then decrements it. */
+void llgo_semacquire(uint32_t *addr);
+/* Go's runtime_SemacquireMutex: like llgo_semacquire; lifo != 0 queues the
+ * goroutine at the head of the waiters (it has waited before). */
+void llgo_semacquire_mutex(uint32_t *addr, int lifo);
+/* Go's runtime_Semrelease: increments *addr and wakes the first waiter. With
+ * handoff != 0 the count goes straight to that waiter, and the caller yields. */
+void llgo_semrelease(uint32_t *addr, int handoff);
+
+/* A ticket-based notify list (Go's notifyList, what sync.Cond is built on).
+ * Zero-initialise it; the waiter pointers are the runtime's. */
+typedef struct llgo_notify_list {
+  uint32_t wait;   /* next ticket to hand out */
+  uint32_t notify; /* next ticket to notify */
+  struct llgo_waiter *head, *tail;
+} llgo_notify_list;
+
+uint32_t llgo_notify_list_add(llgo_notify_list *l);                /* notifyListAdd */
+void llgo_notify_list_wait(llgo_notify_list *l, uint32_t ticket);  /* notifyListWait */
+void llgo_notify_list_notify_one(llgo_notify_list *l);             /* notifyListNotifyOne */
+void llgo_notify_list_notify_all(llgo_notify_list *l);             /* notifyListNotifyAll */
+
+/* ---- sync (package sync of Go 1.19) -------------------------------------- */
+/* All zero-initialised (static storage, calloc, or the *_INIT macros). Misuse is
+ * fatal with Go's message, e.g. "fatal error: sync: unlock of unlocked mutex". */
+
+typedef struct llgo_mutex { /* sync.Mutex (with Go's starvation mode) */
+  int32_t state;
+  uint32_t sema;
+} llgo_mutex;
+#define LLGO_MUTEX_INIT {0, 0}
+void llgo_mutex_lock(llgo_mutex *m);
+int llgo_mutex_try_lock(llgo_mutex *m);
+void llgo_mutex_unlock(llgo_mutex *m);
+
+typedef struct llgo_rwmutex { /* sync.RWMutex (writers exclude new readers) */
+  llgo_mutex w;
+  uint32_t writer_sem;
+  uint32_t reader_sem;
+  int32_t reader_count;
+  int32_t reader_wait;
+} llgo_rwmutex;
+#define LLGO_RWMUTEX_INIT {LLGO_MUTEX_INIT, 0, 0, 0, 0}
+void llgo_rwmutex_rlock(llgo_rwmutex *rw);
+int llgo_rwmutex_try_rlock(llgo_rwmutex *rw);
+void llgo_rwmutex_runlock(llgo_rwmutex *rw);
+void llgo_rwmutex_lock(llgo_rwmutex *rw);
+int llgo_rwmutex_try_lock(llgo_rwmutex *rw);
+void llgo_rwmutex_unlock(llgo_rwmutex *rw);
+
+typedef struct llgo_waitgroup { /* sync.WaitGroup */
+  uint64_t state; /* counter in the high 32 bits, waiters in the low 32 */
+  uint32_t sema;
+} llgo_waitgroup;
+#define LLGO_WAITGROUP_INIT {0, 0}
+void llgo_waitgroup_add(llgo_waitgroup *wg, int delta);
+void llgo_waitgroup_done(llgo_waitgroup *wg);
+void llgo_waitgroup_wait(llgo_waitgroup *wg);
+
+typedef struct llgo_once { /* sync.Once */
+  uint32_t done;
+  llgo_mutex m;
+} llgo_once;
+#define LLGO_ONCE_INIT {0, LLGO_MUTEX_INIT}
+/* Calls fn(arg) if no call of llgo_once_do on `o` has run yet; concurrent
+ * callers wait until it returns (or panics: then it counts as done, as in Go). */
+void llgo_once_do(llgo_once *o, void (*fn)(void *arg), void *arg);
+
+typedef struct llgo_cond { /* sync.Cond; Go's Locker is an llgo_mutex here */
+  llgo_mutex *L;
+  llgo_notify_list notify;
+} llgo_cond;
+void llgo_cond_wait(llgo_cond *c); /* c->L must be locked; it is unlocked while waiting */
+void llgo_cond_signal(llgo_cond *c);
+void llgo_cond_broadcast(llgo_cond *c);
+
+/* ---- Time (runtime/time.go, package time) -------------------------------- */
+/* Times are int64 nanoseconds of the runtime's monotonic clock (llgo_nanotime). */
+
+/* Go's runtime.nanotime: the monotonic clock, in nanoseconds. */
+int64_t llgo_nanotime(void);
+
+/* time.Sleep(ns): parks the current goroutine for at least ns nanoseconds
+ * (returns at once when ns <= 0). */
+void llgo_sleep(int64_t ns);
+
+/* Go's when(d): the deadline d nanoseconds from now (now for d <= 0, saturated
+ * instead of overflowing). */
+int64_t llgo_when(int64_t d);
+
+/* A runtime timer (Go's runtime.timer). Its function runs when the timer fires,
+ * on the scheduler's path (single worker: inside whichever goroutine is waiting
+ * or parking; pthread backend: on the runtime's timer thread). It must not block:
+ * no blocking channel operation, no lock, no sleep; it may ready goroutines,
+ * start goroutines and do non-blocking channel operations. `now` is the time it
+ * was fired at. */
+typedef struct llgo_timer llgo_timer;
+typedef void (*llgo_timer_fn)(void *arg, int64_t now);
+
+/* A stopped timer that calls fn(arg, now). Out of memory is fatal. */
+llgo_timer *llgo_timer_new(llgo_timer_fn fn, void *arg);
+/* Starts a stopped timer (Go's addtimer): it fires at `when`, then every
+ * `period` ns if period > 0 (a tick that is late skips the missed ones). Starting
+ * a pending timer is fatal. */
+void llgo_timer_start(llgo_timer *t, int64_t when, int64_t period);
+/* Go's deltimer: stops the timer; returns 1 if that prevented it from firing, 0
+ * if it had already fired (one-shot) or been stopped. */
+int llgo_timer_stop(llgo_timer *t);
+/* Go's modtimer/resettimer: (re)starts the timer at `when` with `period`; returns
+ * whether it was pending before. */
+int llgo_timer_reset(llgo_timer *t, int64_t when, int64_t period);
+/* Stops and frees the timer (once its function has returned, if it is running). */
+void llgo_timer_free(llgo_timer *t);
+
+/* time.After(d): a channel of int64_t (capacity 1) that receives the fire time
+ * after d ns. The timer frees itself after firing; free the channel only after
+ * its value was received (or never). */
+llgo_chan *llgo_time_after(int64_t d);
+/* time.NewTimer(d): *c receives the fire time (int64_t, capacity 1, sent without
+ * blocking). Stop/reset it with llgo_timer_stop / llgo_timer_reset(t, llgo_when(d), 0);
+ * free both with llgo_timer_free and llgo_chan_free. */
+llgo_timer *llgo_time_new_timer(int64_t d, llgo_chan **c);
+/* time.NewTicker(d): like llgo_time_new_timer, every d ns; a tick the reader is
+ * not ready for is dropped. Panics "non-positive interval for NewTicker" if d <= 0.
+ * Ticker.Reset(d) is llgo_timer_reset(t, llgo_when(d), d). */
+llgo_timer *llgo_time_new_ticker(int64_t d, llgo_chan **c);
+/* time.AfterFunc(d, f): starts fn(arg) as a new goroutine after d ns. */
+llgo_timer *llgo_time_after_func(int64_t d, llgo_go_fn fn, void *arg);
 
 /* ---- Test hooks (stable; used by tests and fixtures) --------------------- */
 

@@ -9,11 +9,13 @@
  * once. Gosched is sched_yield(): backend-dependent, a hint to the OS, not a
  * handoff. Deadlock detection counts goroutines that are neither dead nor
  * parked: when the last one parks or exits, it is the same fatal error as on
- * the single-worker scheduler. Limits: thread stacks are at least 128 KiB;
+ * the single-worker scheduler; pending timers count as one more running
+ * goroutine (llgo_pthread_hold_activity). Limits: thread stacks are at least 128 KiB;
  * a finished goroutine's record is freed, so readying it afterwards is a bug
  * (as in Go); there is no run queue and no context pool.
  */
 #define _GNU_SOURCE
+#include "blocking.h"
 #include "gstate.h"
 #include "runtime_alloc.h"
 
@@ -59,6 +61,16 @@ static _Noreturn void die_of_deadlock(void) {
     llgo_fatal(LLGO_DEADLOCK_MAIN_GOEXIT);
   }
   llgo_fatal(LLGO_DEADLOCK_ASLEEP);
+}
+
+/* Timers count as one running goroutine while any is pending (blocking_pthread.c):
+ * goroutines parked on a timer are not a deadlock. */
+void llgo_pthread_hold_activity(void) { atomic_fetch_add(&active_goroutines, 1); }
+
+void llgo_pthread_release_activity(void) {
+  if (atomic_fetch_sub(&active_goroutines, 1) == 1) {
+    die_of_deadlock();
+  }
 }
 
 static pthread_g *running_or_die(const char *operation) {

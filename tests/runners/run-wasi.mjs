@@ -8,7 +8,11 @@
 // No directory is pre-opened: the guest has no file-system access.
 //
 // Our own statuses: 2 for a usage error, 126 when the module cannot be read, compiled or
-// instantiated, 134 when it traps (like a C abort(): wasi-libc's abort is a trap).
+// instantiated, 134 when it traps (like a C abort(): wasi-libc's abort is a trap), 125 when it
+// asks poll_oneoff for an ABSOLUTE clock subscription: Node's WASI (uvwasi) would hang on it (it
+// subtracts the realtime clock in unsigned arithmetic and ignores the clock id), so the runner
+// refuses it loudly instead. With LLGO_WASM_POLL_AUDIT=1 it prints, when the module ends, what
+// poll_oneoff was asked for (the runtime's idle wait must use relative clocks only).
 // Limits: tested with Node 24 (exnref modules need it); threads need run-wasi-threads.mjs.
 
 import { readFile } from 'node:fs/promises';
@@ -16,6 +20,7 @@ import { readFile } from 'node:fs/promises';
 const EXIT_USAGE = 2;
 const EXIT_CANNOT_LOAD = 126;
 const EXIT_TRAP = 134;
+const EXIT_ABSOLUTE_CLOCK = 125;
 
 // node:wasi warns that it is experimental on every run; the guest's stderr is not the place.
 process.removeAllListeners('warning');
@@ -36,6 +41,33 @@ if (!modulePath || modulePath === '--help' || modulePath === '-h') {
 
 let instance;
 let wasi;
+
+// poll_oneoff, refusing absolute clock subscriptions. A subscription is 48 bytes: userdata (u64),
+// tag (u8 at 8; 0 = clock), then the clock's id (u32 at 16), timeout (u64 at 24), precision
+// (u64 at 32) and flags (u16 at 40; bit 0 = absolute).
+const pollAudit = { calls: 0, clocks: 0 };
+function auditedPollOneoff(pollOneoff) {
+  return (subscriptions, events, count, eventCount) => {
+    const view = new DataView(instance.exports.memory.buffer);
+    pollAudit.calls++;
+    for (let i = 0; i < count; i++) {
+      const subscription = subscriptions + i * 48;
+      if (view.getUint8(subscription + 8) !== 0) continue;
+      pollAudit.clocks++;
+      if (view.getUint16(subscription + 40, true) & 1) {
+        die(EXIT_ABSOLUTE_CLOCK, `${modulePath} asked poll_oneoff for an absolute clock subscription ` +
+          `(timeout ${view.getBigUint64(subscription + 24, true)}); Node's WASI hangs on those, use relative ones`);
+      }
+    }
+    return pollOneoff(subscriptions, events, count, eventCount);
+  };
+}
+
+function reportPollAudit() {
+  if (process.env.LLGO_WASM_POLL_AUDIT !== '1') return;
+  console.error(`run-wasi: poll_oneoff audit: ${pollAudit.clocks > 0 ? 'relative clock subscriptions only' : 'no clock subscription'}`);
+  console.error(`run-wasi: poll_oneoff audit: ${pollAudit.calls} calls, ${pollAudit.clocks} clock subscriptions`);
+}
 try {
   const bytes = await readFile(modulePath);
   const module = await WebAssembly.compile(bytes);
@@ -45,7 +77,10 @@ try {
     env: process.env,
     returnOnExit: true,
   });
-  instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+  const imports = wasi.getImportObject();
+  const wasiImports = imports.wasi_snapshot_preview1;
+  imports.wasi_snapshot_preview1 = { ...wasiImports, poll_oneoff: auditedPollOneoff(wasiImports.poll_oneoff) };
+  instance = await WebAssembly.instantiate(module, imports);
 } catch (error) {
   die(EXIT_CANNOT_LOAD, `cannot load ${modulePath}: ${error.message}`);
 }
@@ -56,6 +91,7 @@ if (typeof instance.exports._start !== 'function') {
 
 try {
   process.exitCode = wasi.start(instance);
+  reportPollAudit();
 } catch (error) {
   die(EXIT_TRAP, `${modulePath} trapped: ${error.stack ?? error}`);
 }

@@ -1,0 +1,275 @@
+//llgo:build llgo
+/*
+ * chan.c - channels with Go's semantics (runtime/chan.go of Go 1.19): a ring
+ * buffer plus FIFO queues of parked receivers and senders, under the runtime
+ * lock (blocking.h).
+ *
+ * Values never cross goroutine stacks: a blocked sender copies its value into
+ * its heap waiter before parking, a sender that finds a parked receiver copies
+ * the value into the receiver's waiter, and a woken receiver copies it from
+ * there into its own variable. The nil channel blocks forever; sending on or
+ * closing a closed channel panics; a closed, drained channel yields zero values.
+ * Limits: elements are plain bytes (no pointers traced; there is no GC here).
+ */
+#include "chan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LLGO_CHAN_MAX_ELEM_SIZE ((size_t)1 << 16)
+
+void llgo_chan_copy(const llgo_chan *c, void *to, const void *from) {
+  if (c->elemsize != 0 && to != NULL) {
+    memcpy(to, from, c->elemsize);
+  }
+}
+
+void llgo_chan_clear(const llgo_chan *c, void *elem) {
+  if (c->elemsize != 0 && elem != NULL) {
+    memset(elem, 0, c->elemsize);
+  }
+}
+
+static unsigned char *slot(const llgo_chan *c, size_t index) {
+  return c->buf + index * c->elemsize;
+}
+
+llgo_chan *llgo_chan_make(size_t elem_size, size_t capacity) {
+  if (elem_size >= LLGO_CHAN_MAX_ELEM_SIZE) {
+    llgo_fatal("makechan: invalid channel element type");
+  }
+  if (elem_size != 0 && capacity > ((size_t)PTRDIFF_MAX - sizeof(llgo_chan)) / elem_size) {
+    llgo_panic("makechan: size out of range");
+  }
+  size_t buffer_bytes = elem_size * capacity;
+  /* One block: the record, then the buffer (Go does the same for pointer-free elements). */
+  llgo_chan *c = calloc(1, sizeof *c + buffer_bytes);
+  if (c == NULL) {
+    llgo_panic("makechan: size out of range");
+  }
+  c->elemsize = elem_size;
+  c->dataqsiz = capacity;
+  c->buf = (unsigned char *)(c + 1);
+  return c;
+}
+
+void llgo_chan_free(llgo_chan *c) {
+  if (c == NULL) {
+    return;
+  }
+  llgo_runtime_lock();
+  int busy = c->recvq.first != NULL || c->sendq.first != NULL;
+  llgo_runtime_unlock();
+  if (busy) {
+    llgo_fatal("llgo_chan_free: goroutines are waiting on the channel");
+  }
+  free(c);
+}
+
+void llgo_chan_buffer_put(llgo_chan *c, const void *elem) {
+  llgo_chan_copy(c, slot(c, c->sendx), elem);
+  if (++c->sendx == c->dataqsiz) {
+    c->sendx = 0;
+  }
+  c->qcount++;
+}
+
+void llgo_chan_buffer_take(llgo_chan *c, void *elem) {
+  llgo_chan_copy(c, elem, slot(c, c->recvx));
+  if (++c->recvx == c->dataqsiz) {
+    c->recvx = 0;
+  }
+  c->qcount--;
+}
+
+llgo_g *llgo_chan_send_to_waiter(llgo_chan *c, llgo_waiter *receiver, const void *elem) {
+  llgo_chan_copy(c, receiver->elem, elem);
+  return llgo_waiter_wake(receiver, 1);
+}
+
+llgo_g *llgo_chan_recv_from_waiter(llgo_chan *c, llgo_waiter *sender, void *elem) {
+  if (c->dataqsiz == 0) {
+    llgo_chan_copy(c, elem, sender->elem);
+  } else {
+    /* The buffer is full: take its head, and the sender's value goes to the
+     * tail, which is the same slot once recvx moves on. */
+    unsigned char *head = slot(c, c->recvx);
+    llgo_chan_copy(c, elem, head);
+    llgo_chan_copy(c, head, sender->elem);
+    if (++c->recvx == c->dataqsiz) {
+      c->recvx = 0;
+    }
+    c->sendx = c->recvx;
+  }
+  return llgo_waiter_wake(sender, 1);
+}
+
+/* Go's chansend; returns whether the value was sent (block == 0 only). */
+static int chan_send(llgo_chan *c, const void *elem, int block) {
+  llgo_timers_poll();
+  if (c == NULL) {
+    if (!block) {
+      return 0;
+    }
+    llgo_block_forever("llgo_chan_send");
+  }
+  llgo_runtime_lock();
+  if (c->closed) {
+    llgo_runtime_unlock();
+    llgo_panic("send on closed channel");
+  }
+  llgo_waiter *receiver = llgo_wait_queue_pop(&c->recvq);
+  if (receiver != NULL) {
+    llgo_g *wake = llgo_chan_send_to_waiter(c, receiver, elem);
+    llgo_runtime_unlock();
+    llgo_ready(wake);
+    return 1;
+  }
+  if (c->qcount < c->dataqsiz) {
+    llgo_chan_buffer_put(c, elem);
+    llgo_runtime_unlock();
+    return 1;
+  }
+  if (!block) {
+    llgo_runtime_unlock();
+    return 0;
+  }
+  llgo_current_g_or_die("llgo_chan_send");
+  llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
+  llgo_chan_copy(c, self->elem, elem); /* the value moves to the heap before we park */
+  self->chan = c;
+  llgo_wait_queue_push(&c->sendq, self);
+  llgo_park_unlock();
+  int closed = !self->success;
+  llgo_runtime_lock();
+  llgo_waiter_release(self);
+  llgo_runtime_unlock();
+  if (closed) {
+    llgo_panic("send on closed channel");
+  }
+  return 1;
+}
+
+/* Go's chanrecv: returns whether a case proceeded (block == 0 only); *ok says
+ * whether a value (not a close) was received. */
+static int chan_recv(llgo_chan *c, void *elem, int block, int *ok) {
+  llgo_timers_poll();
+  if (ok != NULL) {
+    *ok = 0;
+  }
+  if (c == NULL) {
+    if (!block) {
+      return 0;
+    }
+    llgo_block_forever("llgo_chan_recv");
+  }
+  llgo_runtime_lock();
+  if (c->closed && c->qcount == 0) {
+    llgo_runtime_unlock();
+    llgo_chan_clear(c, elem);
+    return 1;
+  }
+  llgo_waiter *sender = c->closed ? NULL : llgo_wait_queue_pop(&c->sendq);
+  if (sender != NULL) {
+    llgo_g *wake = llgo_chan_recv_from_waiter(c, sender, elem);
+    llgo_runtime_unlock();
+    llgo_ready(wake);
+    if (ok != NULL) {
+      *ok = 1;
+    }
+    return 1;
+  }
+  if (c->qcount > 0) {
+    llgo_chan_buffer_take(c, elem);
+    llgo_runtime_unlock();
+    if (ok != NULL) {
+      *ok = 1;
+    }
+    return 1;
+  }
+  if (!block) {
+    llgo_runtime_unlock();
+    return 0;
+  }
+  llgo_current_g_or_die("llgo_chan_recv");
+  llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
+  self->chan = c;
+  llgo_wait_queue_push(&c->recvq, self);
+  llgo_park_unlock();
+  /* Our own stack again: copy the value out of the waiter (or the zero value). */
+  int received = self->success;
+  if (received) {
+    llgo_chan_copy(c, elem, self->elem);
+  } else {
+    llgo_chan_clear(c, elem);
+  }
+  llgo_runtime_lock();
+  llgo_waiter_release(self);
+  llgo_runtime_unlock();
+  if (ok != NULL) {
+    *ok = received;
+  }
+  return 1;
+}
+
+void llgo_chan_send(llgo_chan *c, const void *elem) { chan_send(c, elem, 1); }
+
+void llgo_chan_recv(llgo_chan *c, void *elem) { chan_recv(c, elem, 1, NULL); }
+
+int llgo_chan_recv2(llgo_chan *c, void *elem) {
+  int ok;
+  chan_recv(c, elem, 1, &ok);
+  return ok;
+}
+
+int llgo_chan_try_send(llgo_chan *c, const void *elem) { return chan_send(c, elem, 0); }
+
+int llgo_chan_try_recv(llgo_chan *c, void *elem, int *ok) { return chan_recv(c, elem, 0, ok); }
+
+void llgo_chan_close(llgo_chan *c) {
+  if (c == NULL) {
+    llgo_panic("close of nil channel");
+  }
+  llgo_runtime_lock();
+  if (c->closed) {
+    llgo_runtime_unlock();
+    llgo_panic("close of closed channel");
+  }
+  c->closed = 1;
+  /* Wake every receiver (zero value, ok = 0), then every sender (they panic),
+   * each queue in FIFO order. The goroutines are collected first and readied
+   * after unlocking; a woken goroutine may release its waiter at once. */
+  llgo_g *stack_batch[16];
+  llgo_g **batch = stack_batch;
+  size_t count = 0, capacity = 16;
+  llgo_wait_queue *queues[2] = {&c->recvq, &c->sendq};
+  for (int i = 0; i < 2; i++) {
+    llgo_waiter *w;
+    while ((w = llgo_wait_queue_pop(queues[i])) != NULL) {
+      if (count == capacity) {
+        capacity *= 2;
+        llgo_g **grown = batch == stack_batch ? malloc(capacity * sizeof *batch)
+                                              : realloc(batch, capacity * sizeof *batch);
+        if (grown == NULL) {
+          llgo_fatal("out of memory closing a channel");
+        }
+        if (batch == stack_batch) {
+          memcpy(grown, stack_batch, sizeof stack_batch);
+        }
+        batch = grown;
+      }
+      batch[count++] = llgo_waiter_wake(w, 0);
+    }
+  }
+  llgo_runtime_unlock();
+  for (size_t i = 0; i < count; i++) {
+    llgo_ready(batch[i]);
+  }
+  if (batch != stack_batch) {
+    free(batch);
+  }
+}
+
+size_t llgo_chan_len(const llgo_chan *c) { return c == NULL ? 0 : c->qcount; }
+
+size_t llgo_chan_cap(const llgo_chan *c) { return c == NULL ? 0 : c->dataqsiz; }

@@ -1,0 +1,36 @@
+//llgo:build llgo
+/*
+ * chan.h - runtime-internal: the channel record and the steps that channel
+ * operations (chan.c) and select (select.c) share. Every function here runs
+ * under the runtime lock (blocking.h).
+ */
+#ifndef LLGO_CHAN_H
+#define LLGO_CHAN_H
+
+#include "blocking.h"
+
+/* Go's hchan. */
+struct llgo_chan {
+  size_t qcount;   /* elements in the buffer */
+  size_t dataqsiz; /* capacity */
+  size_t elemsize;
+  unsigned char *buf; /* dataqsiz * elemsize bytes, a ring */
+  size_t sendx, recvx;
+  int closed;
+  llgo_wait_queue recvq, sendq;
+};
+
+/* The "send to a parked receiver" step (Go's send): the value goes into the
+ * receiver's waiter. Returns the goroutine to ready after unlocking. */
+llgo_g *llgo_chan_send_to_waiter(llgo_chan *c, llgo_waiter *receiver, const void *elem);
+/* Go's recv: takes a parked sender's value (unbuffered) or the buffer's head,
+ * refilling the buffer from the sender. Returns the sender to ready. */
+llgo_g *llgo_chan_recv_from_waiter(llgo_chan *c, llgo_waiter *sender, void *elem);
+/* Buffer steps (the caller checked there is room / an element). */
+void llgo_chan_buffer_put(llgo_chan *c, const void *elem);
+void llgo_chan_buffer_take(llgo_chan *c, void *elem);
+
+void llgo_chan_copy(const llgo_chan *c, void *to, const void *from);
+void llgo_chan_clear(const llgo_chan *c, void *elem);
+
+#endif /* LLGO_CHAN_H */

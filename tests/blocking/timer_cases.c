@@ -1,0 +1,252 @@
+/* timer_cases.c - time (Go's runtime/time.go and package time): Sleep's accuracy,
+ * 10,000 timers firing in deadline order, tickers, Stop and Reset, time.After in a
+ * select, AfterFunc, timers firing while goroutines keep the worker busy, and
+ * deadlock detection that waits for pending timers but still reports a true
+ * deadlock. */
+#include "blocking_test.h"
+
+#include <stdint.h>
+
+/* A 50 ms sleep waits 50-80 ms. Waking early is always a failure; waking late may
+ * be the machine (a loaded host delays the engine's timer), so a late sleep is
+ * retried, up to three sleeps in all, before the case fails. */
+static int sleep_50ms(int argc, char **argv) {
+  (void)argc, (void)argv;
+  int64_t slept = 0;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    int64_t start = llgo_nanotime();
+    llgo_sleep(50 * MS);
+    slept = llgo_nanotime() - start;
+    EXPECT(slept >= 50 * MS, "woke after %.2f ms", slept / 1e6);
+    if (slept <= 80 * MS) {
+      break;
+    }
+  }
+  EXPECT(slept <= 80 * MS, "three sleeps of 50 ms each took over 80 ms; the last %.2f ms", slept / 1e6);
+  int64_t start = llgo_nanotime();
+  llgo_sleep(0);
+  llgo_sleep(-5);
+  EXPECT(llgo_nanotime() - start < 5 * MS, "a sleep of 0 or less returns at once");
+  printf("slept 50 ms, within 50-80 ms\n");
+  return 0;
+}
+
+#define TIMERS 10000
+
+static int64_t deadlines[TIMERS];
+static int fired_order[TIMERS];
+static int fired_count;
+static int64_t late_most;
+static llgo_chan *all_fired;
+
+static void record_firing(void *index, int64_t now) {
+  int i = (int)(intptr_t)index;
+  if (now - deadlines[i] > late_most) late_most = now - deadlines[i];
+  fired_order[fired_count++] = i;
+  if (fired_count == TIMERS) llgo_chan_try_send(all_fired, NULL);
+}
+
+/* 10,000 one-shot timers with random deadlines on the milliseconds between 100
+ * and 300 ms from now fire in deadline order, ties in the order they were started. The first
+ * deadline is far enough for all of them to be started before any is due (on the
+ * pthread backend a timer thread fires them while main is still starting them). */
+static int timers_fire_in_deadline_order(int argc, char **argv) {
+  (void)argc, (void)argv;
+  all_fired = llgo_chan_make(0, 1);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int64_t base = llgo_nanotime();
+  llgo_timer **timers = test_new(TIMERS * sizeof *timers);
+  for (int i = 0; i < TIMERS; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    deadlines[i] = base + 100 * MS + (int64_t)(x % 200) * MS; /* ~50 timers per deadline */
+    timers[i] = llgo_timer_new(record_firing, (void *)(intptr_t)i);
+  }
+  for (int i = 0; i < TIMERS; i++) llgo_timer_start(timers[i], deadlines[i], 0);
+  EXPECT(llgo_nanotime() < base + 100 * MS, "starting the timers took %.1f ms: the order check needs < 100",
+         (llgo_nanotime() - base) / 1e6);
+  llgo_chan_recv(all_fired, NULL);
+  for (int n = 1; n < TIMERS; n++) {
+    int a = fired_order[n - 1], b = fired_order[n];
+    EXPECT(deadlines[a] < deadlines[b] || (deadlines[a] == deadlines[b] && a < b),
+           "timer %d (deadline +%lld ns) fired after timer %d (+%lld ns)", b, (long long)(deadlines[b] - base), a,
+           (long long)(deadlines[a] - base));
+  }
+  for (int i = 0; i < TIMERS; i++) {
+    EXPECT(llgo_timer_stop(timers[i]) == 0, "a fired one-shot timer is not pending");
+    llgo_timer_free(timers[i]);
+  }
+  printf("%d timers fired in deadline order\n", fired_count);
+  return 0;
+}
+
+/* A ticker ticks every period (a slow reader misses ticks, it never gets a
+ * backlog); after Stop it ticks no more. */
+static int ticker_ticks_until_stopped(int argc, char **argv) {
+  (void)argc, (void)argv;
+  int64_t start = llgo_nanotime();
+  llgo_chan *ticks;
+  llgo_timer *ticker = llgo_time_new_ticker(5 * MS, &ticks);
+  for (int i = 0; i < 5; i++) {
+    /* Ticks keep to the schedule (start + 5, 10, ... ms), never early. */
+    int64_t at;
+    llgo_chan_recv(ticks, &at);
+    EXPECT(at - start >= (i + 1) * 5 * MS, "tick %d came %.2f ms after the start", i, (at - start) / 1e6);
+  }
+  llgo_sleep(30 * MS); /* about 6 ticks pass; the channel holds one */
+  EXPECT(llgo_chan_len(ticks) == 1, "a backlog of %zu ticks", llgo_chan_len(ticks));
+  EXPECT(llgo_timer_stop(ticker) == 1, "a ticker is pending until stopped");
+  llgo_chan_recv(ticks, NULL);
+  llgo_sleep(20 * MS);
+  EXPECT(llgo_chan_len(ticks) == 0, "a stopped ticker ticked");
+  llgo_timer_free(ticker);
+  llgo_chan_free(ticks);
+  printf("5 ticks, one buffered while the reader slept, none after stop\n");
+  return 0;
+}
+
+static int ticker_nonpositive(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_chan *ticks;
+  llgo_time_new_ticker(0, &ticks);
+  return 0;
+}
+
+/* Stop and Reset report whether the timer was pending, as Go's do. */
+static int timer_stop_and_reset(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_chan *c;
+  llgo_timer *t = llgo_time_new_timer(3600 * 1000 * MS, &c);
+  int stopped = llgo_timer_stop(t);
+  int stopped_again = llgo_timer_stop(t);
+  int reset_stopped = llgo_timer_reset(t, llgo_when(10 * MS), 0);
+  int64_t start = llgo_nanotime(), at; /* before the last deadline is taken */
+  int reset_pending = llgo_timer_reset(t, llgo_when(10 * MS), 0);
+  llgo_chan_recv(c, &at);
+  EXPECT(at - start >= 10 * MS, "fired %.2f ms after the reset", (at - start) / 1e6);
+  int stop_fired = llgo_timer_stop(t);
+  printf("stop %d, again %d, reset stopped %d, reset pending %d, stop after firing %d\n", stopped, stopped_again,
+         reset_stopped, reset_pending, stop_fired);
+  llgo_timer_free(t);
+  return 0;
+}
+
+/* time.After as a timeout in a select whose other case never becomes ready. */
+static int time_after_timeout(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_chan *never = llgo_chan_make(sizeof(int), 0);
+  int64_t start = llgo_nanotime(), at = 0;
+  int v;
+  llgo_select_case cases[2] = {{never, LLGO_SELECT_RECV, &v}, {llgo_time_after(20 * MS), LLGO_SELECT_RECV, &at}};
+  int chosen = llgo_select(cases, 2, 1, NULL);
+  EXPECT(chosen == 1 && at - start >= 20 * MS, "case %d after %.2f ms", chosen, (at - start) / 1e6);
+  printf("timeout case after 20 ms\n");
+  return 0;
+}
+
+static llgo_chan *from_after_func;
+
+static void after_func_body(void *arg) {
+  int v = (int)(intptr_t)arg;
+  llgo_chan_send(from_after_func, &v); /* a goroutine of its own: it may block */
+}
+
+static int after_func_starts_goroutine(int argc, char **argv) {
+  (void)argc, (void)argv;
+  from_after_func = llgo_chan_make(sizeof(int), 0);
+  int64_t start = llgo_nanotime();
+  llgo_timer *t = llgo_time_after_func(10 * MS, after_func_body, (void *)(intptr_t)99);
+  llgo_timer *cancelled = llgo_time_after_func(5 * MS, after_func_body, (void *)(intptr_t)1);
+  EXPECT(llgo_timer_stop(cancelled) == 1, "stopped before it fired");
+  int v;
+  llgo_chan_recv(from_after_func, &v);
+  EXPECT(v == 99 && llgo_nanotime() - start >= 10 * MS, "got %d", v);
+  llgo_timer_free(t);
+  llgo_timer_free(cancelled);
+  printf("AfterFunc's goroutine sent %d\n", v);
+  return 0;
+}
+
+static volatile int spinner_stop;
+
+static void spinner(void *unused) {
+  (void)unused;
+  while (!spinner_stop) {
+    int v = 0;
+    llgo_chan_try_recv(NULL, &v, NULL); /* a channel operation: timers are polled */
+    llgo_gosched();
+  }
+}
+
+/* Two goroutines that never park still let timers fire: main waits on a
+ * time.After channel by polling it without blocking. */
+static int timers_fire_while_busy(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_go(spinner, NULL);
+  int64_t start = llgo_nanotime(); /* before the deadline is taken */
+  llgo_chan *after = llgo_time_after(10 * MS);
+  int64_t at = 0;
+  long polls = 0;
+  while (!llgo_chan_try_recv(after, &at, NULL)) {
+    polls++;
+    llgo_gosched();
+    EXPECT(llgo_nanotime() - start < 5000 * MS, "the timer did not fire while goroutines ran");
+  }
+  spinner_stop = 1;
+  EXPECT(at - start >= 10 * MS, "fired after %.2f ms", (at - start) / 1e6);
+  printf("the timer fired while two goroutines kept running\n");
+  return polls > 0 ? 0 : 1;
+}
+
+static llgo_chan *wake_main;
+
+static void sleep_then_send(void *unused) {
+  (void)unused;
+  llgo_sleep(30 * MS);
+  int v = 1;
+  llgo_chan_send(wake_main, &v);
+}
+
+/* Every goroutine blocked but a timer pending is not a deadlock; once it fired and
+ * everyone is blocked with nothing pending, it is. */
+static int deadlock_waits_for_timers(int argc, char **argv) {
+  (void)argc, (void)argv;
+  wake_main = llgo_chan_make(sizeof(int), 0);
+  llgo_go(sleep_then_send, NULL);
+  int v;
+  llgo_chan_recv(wake_main, &v);
+  printf("woken by a goroutine that slept\n");
+  fflush(stdout);
+  llgo_chan_recv(wake_main, &v);
+  printf("not reached\n");
+  return 0;
+}
+
+static void short_lived(void *unused) {
+  (void)unused;
+  event("worker exits while main sleeps");
+}
+
+/* The last runnable goroutine exits while main sleeps: the worker waits for the
+ * timer instead of reporting a deadlock. */
+static int exit_while_main_sleeps(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_go(short_lived, NULL);
+  llgo_sleep(10 * MS);
+  event("main woke");
+  printf("%s\n", events());
+  return 0;
+}
+
+const blocking_case timer_cases[] = {
+    {"sleep-50ms", sleep_50ms},
+    {"timers-fire-in-deadline-order", timers_fire_in_deadline_order},
+    {"ticker-ticks-until-stopped", ticker_ticks_until_stopped},
+    {"ticker-nonpositive", ticker_nonpositive},
+    {"timer-stop-and-reset", timer_stop_and_reset},
+    {"time-after-timeout", time_after_timeout},
+    {"after-func-starts-goroutine", after_func_starts_goroutine},
+    {"timers-fire-while-busy", timers_fire_while_busy},
+    {"deadlock-waits-for-timers", deadlock_waits_for_timers},
+    {"exit-while-main-sleeps", exit_while_main_sleeps},
+    {NULL, NULL},
+};
