@@ -71,8 +71,11 @@ TEST(LinkHardening, CcNamesTheHostCompilerOnly) {
 
 TEST(LinkHardening, DescriptorFlagsWithAnArgumentBecomeTwoWords) {
   auto target = resolved("wasip1", std::vector<std::string>{"-mllvm -wasm-enable-sjlj", "-Wl,--stack-first", "-O2"});
-  LinkPlan plan = build_link_plan(target, parse_link_arguments({"-o", "app.wasm", "main.o"}),
-                                  {"/opt/clang", "/opt/llvm-ar", "/opt/wasm-opt", std::nullopt, std::nullopt, std::nullopt, std::nullopt}, {4242, "abc123"});
+  LinkToolchain toolchain;
+  toolchain.compiler = "/opt/clang";
+  toolchain.archiver = "/opt/llvm-ar";
+  toolchain.wasm_opt = "/opt/wasm-opt";
+  LinkPlan plan = build_link_plan(target, parse_link_arguments({"-o", "app.wasm", "main.o"}), toolchain, {4242, "abc123"});
   const auto& command = plan.steps[0].command;
   auto mllvm = std::find(command.begin(), command.end(), "-mllvm");
   ASSERT_NE(mllvm, command.end()) << "\"-mllvm -wasm-enable-sjlj\" reached clang as one argument";
