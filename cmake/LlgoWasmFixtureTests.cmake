@@ -81,7 +81,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
-  if(_variant STREQUAL "P1" AND TARGET blocking_${_cid} AND "node-wasi" IN_LIST LLGO_WASM_TARGET_ENGINES)
+  if(TARGET blocking_${_cid} AND "node-wasi" IN_LIST LLGO_WASM_TARGET_ENGINES)
     # The runtime's idle wait on P1 is poll_oneoff with a RELATIVE clock (Node's WASI hangs on
     # absolute ones; run-wasi.mjs refuses them with status 125): its audit shows that a timer case
     # really waited through clock subscriptions, and only relative ones.

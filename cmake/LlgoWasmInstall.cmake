@@ -13,7 +13,8 @@
 #   share/llgo-wasm/                           "{root}" of an installed llgo-wasm: targets/*.json,
 #                                              cmake/ (toolchain files, Platform/, the modules the
 #                                              config uses), and the files descriptors name with
-#                                              {root}: runtime/emscripten/*.js, the engine runners
+#                                              {root}: runtime/emscripten/*.js, runtime/src/*.wat,
+#                                              the engine runners
 # The host tree of a preset installs all but the runtimes; the `install` preset installs all.
 include_guard(GLOBAL)
 include(GNUInstallDirs)
@@ -58,6 +59,10 @@ install(FILES "${PROJECT_SOURCE_DIR}/driver/include/llgo_wasm.h" "${PROJECT_SOUR
 # share/llgo-wasm: the same layout as the repository, so {root}/... names the same file in both.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/targets" DESTINATION "${LLGO_WASM_INSTALL_ROOT}" FILES_MATCHING PATTERN "*.json")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/emscripten" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/runtime")
+# The switch glue a context merges into the program at link time (a descriptor's context
+# `modules`, e.g. wasip1-stack-switching's .wat).
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/src/" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/runtime/src"
+  FILES_MATCHING PATTERN "*.wat")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/tests/runners" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/tests"
   FILES_MATCHING PATTERN "run-*.mjs" PATTERN "fixtures" EXCLUDE)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/tests/browser" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/tests"

@@ -46,6 +46,7 @@ endforeach()
 
 # Files the descriptors name as {root}/...: the installed root must have each.
 file(GLOB descriptors "${PREFIX}/share/llgo-wasm/targets/*.json")
+list(FILTER descriptors EXCLUDE REGEX "/schema\\.json$")   # its descriptions mention {root}/... as prose
 foreach(descriptor IN LISTS descriptors)
   file(READ "${descriptor}" text)
   string(REGEX MATCHALL "{root}/[^\" ]+" named "${text}")
