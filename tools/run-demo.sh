@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/run-demo.sh: the main job. Sets up the toolchain (idempotent), resolves the five targets
+# tools/run-demo.sh: the main job. Sets up the toolchain (idempotent), resolves the targets
 # with the driver, builds every variant from its preset, and runs the scheduler demo on each under
 # its engine, printing one line per variant run: variant, engine, backend, result, wall time.
 set -uo pipefail
@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
-PRESETS=${PRESETS:-"native j32 j64 wasip1 wasip1-threads"}
+PRESETS=${PRESETS:-"native j32 j64 wasip1 wasip1-stack-switching wasip1-threads"}
 mkdir -p build   # a fresh clone has no build/ yet: every log below lives there
 status=0
 rows=()
