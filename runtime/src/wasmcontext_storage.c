@@ -59,7 +59,7 @@ llgo_wasmcontext_result llgo_wasmcontext_create(llgo_wasmcontext *ctx,
   }
   result = llgo_wasmcontext_rearm(ctx, entry, arg);
   if (result != LLGO_WASMCONTEXT_OK) {
-    llgo_wasmcontext_destroy(ctx); /* e.g. the backend's cap: nothing is kept */
+    llgo_wasmcontext_destroy(ctx); /* e.g. the backend's cap: nothing is kept */ /* LCOV_EXCL_LINE: only a backend with a cap (stack switching, goroutine_limits fixture on Node 26) */
   }
   return result;
 }

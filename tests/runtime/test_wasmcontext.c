@@ -247,7 +247,7 @@ static void test_exit_and_overflow(void) {
 }
 
 static void test_result_names(void) {
-  for (int result = LLGO_WASMCONTEXT_OK; result <= LLGO_WASMCONTEXT_BACKEND_FAILED; result++) {
+  for (int result = LLGO_WASMCONTEXT_OK; result <= LLGO_WASMCONTEXT_ESCAPED; result++) {
     CHECK(strcmp(llgo_wasmcontext_result_name((llgo_wasmcontext_result)result),
                  "unknown context result") != 0);
   }
