@@ -55,9 +55,7 @@ typedef struct asyncify_backend {
   int started; /* entered at least once since (re)arming */
 } asyncify_backend;
 
-_Static_assert(sizeof(asyncify_backend) <= sizeof(llgo_wasmcontext),
-               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
-_Static_assert(offsetof(asyncify_backend, storage) == 0, "storage must come first");
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(asyncify_backend);
 
 /* One unwind or rewind at a time: their Binaryen headers are global. */
 static llgo_asyncify_bounds unwind_bounds;

@@ -38,9 +38,7 @@ typedef struct fiber_backend {
   void *arg;
 } fiber_backend;
 
-_Static_assert(sizeof(fiber_backend) <= sizeof(llgo_wasmcontext),
-               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small for emscripten_fiber_t");
-_Static_assert(offsetof(fiber_backend, storage) == 0, "storage must come first");
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(fiber_backend);
 
 static _Alignas(16) unsigned char host_asyncify_area[HOST_ASYNCIFY_AREA_SIZE];
 static emscripten_fiber_t host_fiber;

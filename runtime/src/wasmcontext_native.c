@@ -44,9 +44,7 @@ typedef struct native_backend {
   int started;
 } native_backend;
 
-_Static_assert(sizeof(native_backend) <= sizeof(llgo_wasmcontext),
-               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
-_Static_assert(offsetof(native_backend, storage) == 0, "storage must come first");
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(native_backend);
 
 enum { STILL_RUNNING, ENDED };
 

@@ -68,9 +68,7 @@ typedef struct stack_switching_backend {
   int mid_entry;          /* its continuation is suspended inside an entry */
 } stack_switching_backend;
 
-_Static_assert(sizeof(stack_switching_backend) <= sizeof(llgo_wasmcontext),
-               "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small");
-_Static_assert(offsetof(stack_switching_backend, storage) == 0, "storage must come first");
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(stack_switching_backend);
 
 static size_t slots_held;
 static uint32_t slots_handed_out;

@@ -21,6 +21,7 @@
 
 #include "wasmcontext.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,6 +55,12 @@ typedef struct llgo_wasmcontext_storage {
   size_t saved_data;          /* bytes of Asyncify data saved */
   int save_overflow_injected; /* test hook: the next suspend reports SAVE_OVERFLOW */
 } llgo_wasmcontext_storage;
+
+/* Every backend's record lives in llgo_wasmcontext's opaque words, storage first. */
+#define LLGO_WASMCONTEXT_BACKEND_LAYOUT(type)                                                   \
+  _Static_assert(sizeof(type) <= sizeof(llgo_wasmcontext),                                      \
+                 "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small for " #type);                      \
+  _Static_assert(offsetof(type, storage) == 0, #type ": storage must come first")
 
 static inline llgo_wasmcontext_storage *llgo_wasmcontext_storage_of(llgo_wasmcontext *ctx) {
   return (llgo_wasmcontext_storage *)(void *)ctx->opaque;
