@@ -12,6 +12,7 @@
  * Limits: elements are plain bytes (no pointers traced; there is no GC here).
  */
 #include "chan.h"
+#include "runtime_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,12 @@ llgo_chan *llgo_chan_make(size_t elem_size, size_t capacity) {
   }
   size_t buffer_bytes = elem_size * capacity;
   /* One block: the record, then the buffer (Go does the same for pointer-free elements). */
-  llgo_chan *c = calloc(1, sizeof *c + buffer_bytes);
+  llgo_chan *c = llgo_runtime_alloc(sizeof *c + buffer_bytes);
   if (c == NULL) {
-    llgo_panic("makechan: size out of range");
+    /* Go: a size past maxAlloc panics (above), an allocation that fails is fatal. */
+    llgo_fatalf("out of memory allocating a channel (%zu bytes)", sizeof *c + buffer_bytes);
   }
+  memset(c, 0, sizeof *c + buffer_bytes);
   c->elemsize = elem_size;
   c->dataqsiz = capacity;
   c->buf = (unsigned char *)(c + 1);
@@ -63,7 +66,7 @@ void llgo_chan_free(llgo_chan *c) {
   if (busy) {
     llgo_fatal("llgo_chan_free: goroutines are waiting on the channel");
   }
-  free(c);
+  llgo_runtime_free(c);
 }
 
 void llgo_chan_buffer_put(llgo_chan *c, const void *elem) {
@@ -248,13 +251,13 @@ void llgo_chan_close(llgo_chan *c) {
     while ((w = llgo_wait_queue_pop(queues[i])) != NULL) {
       if (count == capacity) {
         capacity *= 2;
-        llgo_g **grown = batch == stack_batch ? malloc(capacity * sizeof *batch)
-                                              : realloc(batch, capacity * sizeof *batch);
+        llgo_g **grown = llgo_runtime_alloc(capacity * sizeof *batch);
         if (grown == NULL) {
-          llgo_fatal("out of memory closing a channel");
+          llgo_fatal("out of memory allocating the goroutines a close wakes");
         }
-        if (batch == stack_batch) {
-          memcpy(grown, stack_batch, sizeof stack_batch);
+        memcpy(grown, batch, count * sizeof *batch);
+        if (batch != stack_batch) {
+          llgo_runtime_free(batch);
         }
         batch = grown;
       }
@@ -266,7 +269,7 @@ void llgo_chan_close(llgo_chan *c) {
     llgo_ready(batch[i]);
   }
   if (batch != stack_batch) {
-    free(batch);
+    llgo_runtime_free(batch);
   }
 }
 

@@ -1,7 +1,8 @@
 //llgo:build llgo
 /*
  * runtime_alloc.h - runtime-internal: every allocation the runtime makes goes through
- * llgo_runtime_alloc (goroutine records and storage, deferred calls, panic records), so that a
+ * llgo_runtime_alloc (goroutine records and storage, deferred calls, panic records, channels,
+ * timers, select's poll order, waiters), so that a
  * test can make the N-th one fail (llgo_test_fail_allocation in llgo_runtime.h) and check that
  * each caller ends in its documented fatal error ("out of memory allocating ...").
  */

@@ -13,6 +13,7 @@
  * Limits: the poll order of more than 64 cases is allocated on the heap.
  */
 #include "chan.h"
+#include "runtime_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -131,9 +132,9 @@ int llgo_select(const llgo_select_case *cases, size_t count, int block, int *rec
   size_t stack_order[SELECT_STACK_CASES];
   size_t *order = stack_order;
   if (count > SELECT_STACK_CASES) {
-    order = malloc(count * sizeof *order);
+    order = llgo_runtime_alloc(count * sizeof *order);
     if (order == NULL) {
-      llgo_fatal("out of memory in select");
+      llgo_fatal("out of memory allocating a select's poll order");
     }
   }
   size_t live = 0;
@@ -161,7 +162,7 @@ int llgo_select(const llgo_select_case *cases, size_t count, int block, int *rec
     chosen = (int)order[n];
   }
   if (order != stack_order) {
-    free(order);
+    llgo_runtime_free(order);
   }
   if (outcome == SEND_ON_CLOSED) {
     llgo_runtime_unlock();

@@ -15,6 +15,7 @@
  */
 #include "blocking.h"
 #include "chan.h"
+#include "runtime_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +107,14 @@ static void note_pending(void) {
 static void heap_push(llgo_timer *t) {
   if (timers.length == timers.capacity) {
     size_t capacity = timers.capacity == 0 ? 64 : timers.capacity * 2;
-    llgo_timer **grown = realloc(timers.heap, capacity * sizeof *grown);
+    llgo_timer **grown = llgo_runtime_alloc(capacity * sizeof *grown);
     if (grown == NULL) {
-      llgo_fatal("out of memory growing the timer heap");
+      llgo_fatal("out of memory allocating the timer heap");
     }
+    if (timers.length > 0) {
+      memcpy(grown, timers.heap, timers.length * sizeof *grown);
+    }
+    llgo_runtime_free(timers.heap);
     timers.heap = grown;
     timers.capacity = capacity;
   }
@@ -145,7 +150,7 @@ llgo_timer *llgo_timer_new(llgo_timer_fn fn, void *arg) {
   }
   llgo_runtime_unlock();
   if (t == NULL) {
-    t = malloc(sizeof *t);
+    t = llgo_runtime_alloc(sizeof *t);
     if (t == NULL) {
       llgo_fatal("out of memory allocating a timer");
     }

@@ -8,6 +8,7 @@
  * as were ever in use at once. Everything here runs under the runtime lock.
  */
 #include "blocking.h"
+#include "runtime_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +39,14 @@ llgo_waiter *llgo_waiter_acquire(size_t elem_size) {
     elem = w->elem;
     capacity = w->elem_capacity;
   } else {
-    w = malloc(sizeof *w);
+    w = llgo_runtime_alloc(sizeof *w);
     if (w == NULL) {
       llgo_fatal("out of memory allocating a waiter");
     }
   }
   if (elem_size > capacity) {
-    free(elem);
-    elem = malloc(elem_size);
+    llgo_runtime_free(elem);
+    elem = llgo_runtime_alloc(elem_size);
     if (elem == NULL) {
       llgo_fatal("out of memory allocating a waiter's element buffer");
     }

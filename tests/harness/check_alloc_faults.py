@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""check_alloc_faults.py: allocator fault injection. Runs one goroutine program (spawn, wait,
-defer, panic, recover, Goexit, recursion: every kind of allocation the runtime makes) under
+"""check_alloc_faults.py: allocator fault injection. Runs one goroutine program (channels,
+select, timers, spawn, wait, defer, panic, recover, Goexit, recursion: every kind of allocation
+the runtime makes) under
 tests/runtime/scheddiff.c once to count the runtime's allocations (M), then once per N in 1..M
 with the N-th allocation failing (llgo_test_fail_allocation). Each of those runs must end in the
 documented fatal error, "fatal error: ...out of memory allocating <what>" and exit status 2: no
@@ -20,11 +21,15 @@ import sys
 
 import check_scheddiff
 
-# The workload: goroutines started directly and waited for, deferred calls, panics recovered in
-# a deferred call and by the goroutine's base, a Goexit, recursion before a yield.
-WORKLOAD = "s1[d2[r3]p4]w5[y6d7[e8]x9]c10[d11[r12]p13]k14:8W15[e16d17[r18]]s19[c20[d21[e22]x23]]"
+# The workload: the blocking workout first (channels, a close waking many, a large value,
+# select over many cases, many timers, a sleep; scheddiff.c), then goroutines started directly
+# and waited for, deferred calls, panics recovered in a deferred call and by the goroutine's
+# base, a Goexit, recursion before a yield.
+WORKLOAD = "b0s1[d2[r3]p4]w5[y6d7[e8]x9]c10[d11[r12]p13]k14:8W15[e16d17[r18]]s19[c20[d21[e22]x23]]"
 FATAL = re.compile(r"^fatal error: (.*: )?out of memory allocating "
-                   r"(a goroutine|a goroutine stack|a deferred call|a panic record)$")
+                   r"(a goroutine|a goroutine stack|a deferred call|a panic record|a channel"
+                   r"|the goroutines a close wakes|a select's poll order|the timer heap|a timer"
+                   r"|a waiter|a waiter's element buffer)( \(\d+ bytes\))?$")
 # Tools' own notices that may precede the runtime's message (ASan on swapcontext).
 IGNORED = re.compile(r"^==\d+==WARNING: ASan doesn't fully support makecontext/swapcontext")
 

@@ -206,8 +206,8 @@ def model(program):
 
     def run_ops(ops, defers, call):
         for kind, ident, arg in ops:
-            if kind == "e":
-                trace.append(f"e{ident}")
+            if kind in ("e", "b"):  # b: scheddiff.c's blocking workout, never generated
+                trace.append(f"{kind}{ident}")
             elif kind == "y":
                 yield "yield"
                 trace.append(f"y{ident}")

@@ -25,6 +25,10 @@
  *   p7        llgo_panic("p7")
  *   x7        llgo_goexit
  *   k7:N      recurse N frames deep, yield at the bottom, event "k7", return
+ *   b7        the blocking workout (every kind of allocation channels, select, timers and their
+ *             waiters make; see workout()), then event "b7". Its own goroutines all end inside
+ *             it, but it parks, so it belongs where no other goroutine of the program is
+ *             runnable (the fault-injection workload starts with it); never generated.
  * A function whose block holds a `d` gets a defer frame (llgo_defer_begin/end), as generated
  * code would. Every goroutine's first deferred call recovers whatever reaches it and prints
  * "g<id>=<message>" (id 0: the program's root goroutine), so no panic ends the process and
@@ -119,7 +123,7 @@ static op *parse_block(const char **text, int *length) {
     op *o = &block[i];
     memset(o, 0, sizeof *o);
     o->kind = *(*text)++;
-    if (strchr("eysWwcdrpxk", o->kind) == NULL) die("unknown operation", *text - 1);
+    if (strchr("eysWwcdrpxkb", o->kind) == NULL) die("unknown operation", *text - 1);
     o->id = parse_int(text);
     if (o->kind == 'k') {
       if (*(*text)++ != ':') die("expected ':'", *text - 1);
@@ -220,6 +224,77 @@ static int recurse(int frames, int id) {
   return recurse(frames - 1, id) + pad[0];
 }
 
+/* ---- the blocking workout (b) ---- */
+
+enum { WORKOUT_RECEIVERS = 20, WORKOUT_CASES = 70, WORKOUT_TIMERS = 70, WORKOUT_ELEM = 4096 };
+static llgo_chan *workout_items, *workout_done;
+static int workout_fired;
+
+static void workout_receiver(void *arg) {
+  (void)arg;
+  long value = -1;
+  int ok = llgo_chan_recv2(workout_items, &value);  /* parks: a waiter; woken by the close */
+  if (ok || value != 0) die("workout: a receiver woke with a value", "b");
+  llgo_chan_send(workout_done, NULL);
+}
+
+static void workout_big_sender(void *arg) {
+  static unsigned char big[WORKOUT_ELEM];
+  memset(big, 7, sizeof big);
+  llgo_chan_send(arg, big);  /* parks with a 4 KiB value: a waiter's element buffer */
+}
+
+static void workout_tick(void *arg, int64_t now) {
+  (void)arg, (void)now;
+  workout_fired++;
+}
+
+/* A channel (close waking more receivers than close's on-stack batch holds), a blocked sender
+ * of a large element, a select over more cases than select's on-stack order holds, more timers
+ * than the timer heap's first block holds, and a sleep. */
+static void workout(void) {
+  workout_items = llgo_chan_make(sizeof(long), 0);
+  workout_done = llgo_chan_make(0, WORKOUT_RECEIVERS);
+  for (int i = 0; i < WORKOUT_RECEIVERS; i++) llgo_go(workout_receiver, NULL);
+  llgo_gosched();  /* FIFO: every receiver runs and parks */
+  llgo_chan_close(workout_items);
+  for (int i = 0; i < WORKOUT_RECEIVERS; i++) llgo_chan_recv(workout_done, NULL);
+
+  llgo_chan *big = llgo_chan_make(WORKOUT_ELEM, 0);
+  llgo_go(workout_big_sender, big);
+  llgo_gosched();
+  static unsigned char got[WORKOUT_ELEM];
+  llgo_chan_recv(big, got);
+  if (got[0] != 7 || got[WORKOUT_ELEM - 1] != 7) die("workout: the large value changed", "b");
+
+  llgo_select_case cases[WORKOUT_CASES];
+  llgo_chan *ready = llgo_chan_make(sizeof(long), 1), *idle = llgo_chan_make(sizeof(long), 0);
+  long one = 1, received = 0;
+  llgo_chan_send(ready, &one);
+  for (int i = 0; i < WORKOUT_CASES; i++) {
+    cases[i] = (llgo_select_case){i == WORKOUT_CASES / 2 ? ready : idle, LLGO_SELECT_RECV, &received};
+  }
+  cases[0].chan = NULL;  /* a nil channel's case is never ready */
+  if (llgo_select(cases, WORKOUT_CASES, 1, NULL) != WORKOUT_CASES / 2 || received != 1) {
+    die("workout: select did not choose its one ready case", "b");
+  }
+
+  llgo_timer *timers[WORKOUT_TIMERS];
+  workout_fired = 0;
+  for (int i = 0; i < WORKOUT_TIMERS; i++) {
+    timers[i] = llgo_timer_new(workout_tick, NULL);
+    llgo_timer_start(timers[i], llgo_when(1000 + i), 0);
+  }
+  llgo_sleep(2000000);
+  if (workout_fired != WORKOUT_TIMERS) die("workout: not every timer fired", "b");
+  for (int i = 0; i < WORKOUT_TIMERS; i++) llgo_timer_free(timers[i]);
+  llgo_chan_free(workout_items);
+  llgo_chan_free(workout_done);
+  llgo_chan_free(big);
+  llgo_chan_free(ready);
+  llgo_chan_free(idle);
+}
+
 static void run_ops(const op *block, int length, llgo_defer_frame *frame) {
   for (int i = 0; i < length; i++) {
     const op *o = &block[i];
@@ -254,6 +329,7 @@ static void run_ops(const op *block, int length, llgo_defer_frame *frame) {
       case 'p': llgo_panic(o->message);
       case 'x': llgo_goexit();
       case 'k': recurse(o->depth, o->id); break;
+      case 'b': workout(); emit("b%d%s", o->id, ""); break;
     }
   }
 }
