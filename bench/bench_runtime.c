@@ -317,7 +317,8 @@ static int bench_buffered(long count, long reps) {
   stream = llgo_chan_make(sizeof(long), 128);
   stream_count = count;
   for (long r = 0; r < reps; r++) {
-    long sum = 0, v;
+    int64_t sum = 0; /* 2,000,000 values add up past a 32-bit long (wasm32) */
+    long v;
     uint64_t t0 = now_ns();
     llgo_go(producer, NULL);
     for (long i = 0; i < count; i++) {
@@ -325,7 +326,7 @@ static int bench_buffered(long count, long reps) {
       sum += v;
     }
     uint64_t t1 = now_ns();
-    if (sum != count * (count + 1) / 2) fail("buffered: values lost or reordered");
+    if (sum != (int64_t)count * (count + 1) / 2) fail("buffered: values lost or reordered");
     printf("RESULT {\"bench\":\"buffered\",\"count\":%ld,\"ns\":%.3f}\n", count, (double)(t1 - t0) / (double)count);
   }
   return 0;
