@@ -145,6 +145,10 @@ TEST_F(AsyncifyAnalysisTest, EmscriptenAsyncImportsAndInvokes) {
   )");
   AsyncifyAnalysisOptions emscripten{{"env.invoke_*", "*.emscripten_fiber_swap", "env.__asyncjs__*"}, {"env.invoke_*"}};
   EXPECT_EQ(can_switch(module, emscripten), (Names{"fiber_body", "with_setjmp"}));
+  // The switch points the module calls, by name (an invoke only calls the table: it switches
+  // through the function it calls).
+  EXPECT_EQ(analyse_asyncify(module, emscripten).switch_imports_called,
+            std::vector<std::string>{"env.emscripten_fiber_swap"});
   // Without the fiber switch among the escaped functions, an invoke cannot switch.
   AsyncifyAnalysisOptions no_fibers{{"env.invoke_*"}, {"env.invoke_*"}};
   EXPECT_EQ(can_switch(module, no_fibers), Names{});
@@ -183,6 +187,10 @@ TEST_F(AsyncifyAnalysisTest, NarrowingArgumentsListTheNonSwitchingFunctions) {
                                                  "--pass-arg=asyncify-removelist@@" + list.string()}));
   auto text = link_test::read_file(list);
   EXPECT_EQ(std::string(text.begin(), text.end()), "other\n");
+  // -v names the switch points the program calls (stop_rewind is imported but never called).
+  EXPECT_EQ(report.switch_imports_called, std::vector<std::string>{"asyncify.start_unwind"});
+  EXPECT_NE(report.summary().find("; switch points called: asyncify.start_unwind"), std::string::npos)
+      << report.summary();
 }
 
 TEST_F(AsyncifyAnalysisTest, DeclaredNonSwitchingFunctionsStopTheWalkAndAreListedFirst) {

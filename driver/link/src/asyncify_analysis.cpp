@@ -242,6 +242,16 @@ AsyncifyAnalysis analyse_asyncify(const WasmModuleSummary& module, const Asyncif
     result.can_switch.push_back(index);
     if (top_most[index]) result.start_switch.push_back(index);
   }
+  {
+    uint32_t index = 0;
+    for (const auto& import : module.imports) {
+      if (import.kind != WasmExternalKind::function) continue;
+      if (roles[index] == ImportRole::switch_point && (!direct_callers[index].empty() || escaped[index])) {
+        result.switch_imports_called.push_back(import.module + "." + import.name);
+      }
+      ++index;
+    }
+  }
   return result;
 }
 

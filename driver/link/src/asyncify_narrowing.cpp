@@ -34,6 +34,7 @@ AsyncifyNarrowingReport report_of(const AsyncifyAnalysis& analysis) {
   report.can_switch = static_cast<unsigned>(analysis.can_switch.size());
   report.start_switch = static_cast<unsigned>(analysis.start_switch.size());
   report.can_switch_names = analysis.can_switch_names();
+  report.switch_imports_called = analysis.switch_imports_called;
   report.listed_non_switching = static_cast<unsigned>(analysis.removable_names().size());
   report.left_to_binaryen = analysis.unnamed_non_switching();
   return report;
@@ -63,6 +64,12 @@ std::string AsyncifyNarrowingReport::summary() const {
                   "%u listed as non-switching, %u left to Binaryen (no safe name); analysis %.3f s",
                   can_switch, defined_functions, can_switch - start_switch, start_switch, listed_non_switching,
                   left_to_binaryen, seconds);
+    std::string text = line;
+    if (!switch_imports_called.empty()) {
+      text += "; switch points called:";
+      for (const auto& name : switch_imports_called) text += " " + name;
+    }
+    return text;
   }
   return line;
 }

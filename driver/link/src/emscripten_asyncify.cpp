@@ -120,6 +120,7 @@ void write_report(const std::string& path, const AsyncifyNarrowingReport& report
                              {"listed_non_switching", report.listed_non_switching},
                              {"left_to_binaryen", report.left_to_binaryen},
                              {"can_switch_names", report.can_switch_names},
+                             {"switch_imports_called", report.switch_imports_called},
                              {"seconds", report.seconds}};
   std::ofstream(path, std::ios::trunc) << document.dump() << "\n";
 }
@@ -202,6 +203,7 @@ std::optional<AsyncifyNarrowingReport> read_asyncify_report(const std::string& r
   report.listed_non_switching = document.value("listed_non_switching", 0u);
   report.left_to_binaryen = document.value("left_to_binaryen", 0u);
   report.can_switch_names = document.value("can_switch_names", std::vector<std::string>{});
+  report.switch_imports_called = document.value("switch_imports_called", std::vector<std::string>{});
   report.seconds = document.value("seconds", 0.0);
   return report;
 }

@@ -58,6 +58,8 @@ struct AsyncifyAnalysis {
   std::vector<uint32_t> start_switch;  // of those, the callers of a switch import (Binaryen's
                                        // "top-most runtime": listed, but not instrumented)
   std::vector<uint32_t> switch_imports_present;  // imported functions that are switch points
+  std::vector<std::string> switch_imports_called;  // "module.name" of those the module calls
+                                                   // (directly, or through the table)
   std::vector<std::string> binaryen_names;       // per function index: Binaryen's name, "" if not safely known
   bool has_asyncify_imports = false;             // the module imports asyncify.*
 

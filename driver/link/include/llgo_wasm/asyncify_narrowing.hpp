@@ -35,6 +35,7 @@ struct AsyncifyNarrowingReport {
   unsigned listed_non_switching = 0;
   unsigned left_to_binaryen = 0;   // non-switching functions without a name Binaryen is sure to use
   std::vector<std::string> can_switch_names;
+  std::vector<std::string> switch_imports_called;  // the switch points the module calls ("module.name")
   double seconds = 0;
 
   // One line for `llgo-wasm link -v`.
