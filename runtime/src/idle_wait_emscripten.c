@@ -84,7 +84,7 @@ EM_JS(void, llgo_host_keep_alive, (void), {
   }
 });
 
-static int host_idle;         /* llgo_sched_run returned to the event loop */
+static int host_idle;         /* llgo_sched_run returned to the event loop (set on the way out) */
 static int event_loop_empty;  /* the resume comes from Node's 'beforeExit' */
 static int kept_alive;
 
@@ -147,11 +147,11 @@ llgo_idle_wait_result llgo_platform_idle_wait(int64_t timeout_ns) {
     return LLGO_IDLE_NOTHING_PENDING;
   }
   llgo_host_arm(timeout_ns < 0 ? -1.0 : (double)timeout_ns / 1e6);
-  host_idle = 1;
   return LLGO_IDLE_RETURN_TO_HOST;
 }
 
 int llgo_platform_leave_to_host(void) {
+  host_idle = 1;
   if (!kept_alive) {
     kept_alive = 1;
     llgo_host_keep_alive();
@@ -172,6 +172,7 @@ EMSCRIPTEN_KEEPALIVE void llgo_host_resume(int loop_empty) {
   if (llgo_sched_run() == LLGO_SCHED_MAIN_RETURNED) {
     llgo_platform_main_returned(llgo_sched_main_status());
   }
+  host_idle = 1;
   if (event_loop_empty) {
     /* An idle hook other than the runtime's went back to an empty loop:
      * nothing will ever resume the program. */
