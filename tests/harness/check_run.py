@@ -88,6 +88,8 @@ def main():
     if a.exit is None:
         p.error("--exit N (or --case) is required")
     env = dict(os.environ)
+    if a.case is not None:
+        env.update(case.get("env", {}))
     for kv in a.env:
         k, _, v = kv.partition("=")
         env[k] = v
