@@ -85,7 +85,7 @@ EM_JS(void, llgo_host_keep_alive, (void), {
 });
 
 static int host_idle;         /* llgo_sched_run returned to the event loop (set on the way out) */
-static int event_loop_empty;  /* the resume comes from Node's 'beforeExit' */
+static int event_loop_empty;  /* the resume comes from Node's 'beforeExit' (until new host activity) */
 static int kept_alive;
 
 /* ---- host waits ---- */
@@ -201,6 +201,7 @@ llgo_host_wait_id llgo_host_wait_begin(void) {
   w->ok = 0;
   w->value = 0;
   waits_unsettled++;
+  event_loop_empty = 0; /* whoever settles it has something in the loop again */
   llgo_idle_hook_needed();
   return index + 1;
 }
@@ -237,6 +238,7 @@ EMSCRIPTEN_KEEPALIVE int llgo_host_wake(llgo_host_wait_id id, int ok, double val
   if (w == NULL || w->state == WAIT_SETTLED) {
     return -1;
   }
+  event_loop_empty = 0;
   w->ok = ok != 0;
   w->value = value;
   waits_unsettled--;
@@ -294,6 +296,7 @@ EMSCRIPTEN_KEEPALIVE int llgo_host_call(llgo_host_callback_id id) {
   if (c == NULL) {
     return -1;
   }
+  event_loop_empty = 0;
   llgo_go(c->fn, c->arg);
   wake_host();
   return 0;

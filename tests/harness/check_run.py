@@ -14,7 +14,8 @@ One case of a test program (tests/harness/test_program.h), expectations from its
 
   check_run.py --case-file FILE.json --case NAME --where VARIANT/BACKEND -- COMMAND ARGS...
 
-checks the exit status and the exact stdout and stderr the case file gives; a case that does not
+checks the exit status and the exact stdout and stderr the case file gives (feeding the stdin and
+adding the environment it gives, if any); a case that does not
 apply to VARIANT/BACKEND is not run: its reason is printed and the status is 77 (ctest's
 SKIP_RETURN_CODE); one held back by a known bug runs, and is 77 while it fails, 1 once it passes. --stdout-names FILE.json: stdout's lines must be the file's case names (the
 program's --list and its case file agree). --stderr-ignore REGEX drops matching stderr lines
