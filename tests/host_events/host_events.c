@@ -114,9 +114,12 @@ static void fast(void *unused) {
   EXPECT(waited >= 19 * MS, "woke after %lld ns, before the Promise settled", (long long)waited);
   fast_woken_while_slow_parked =
       !slow_woken && slow_waiter != NULL && llgo_test_g_status(slow_waiter) == LLGO_G_WAITING;
+  /* The ticker's 2 ms timer expires before the Promise's 20 ms one, so it ran
+   * at least once unless the worker was blocked meanwhile (how often depends on
+   * the machine's load). */
   int ticks_seen = ticks;
   printf("fast: ok=%d value=%g; slow still parked: %d; ticker ran meanwhile: %d\n", ok, value,
-         fast_woken_while_slow_parked, ticks_seen >= 4);
+         fast_woken_while_slow_parked, ticks_seen >= 1);
   int done = 1;
   llgo_chan_send(results, &done);
 }
