@@ -279,6 +279,30 @@ static int emscripten_only(int argc, char **argv) {
 
 #endif
 
+/* ---- exit-while-timers-pending (every variant) ---- */
+
+static void print_ticks_forever(void *unused) {
+  (void)unused;
+  for (;;) {
+    llgo_sleep(1 * MS);
+    if (ticks > 3) {
+      printf("still running after exit\n");
+      fflush(stdout);
+    }
+  }
+}
+
+static int exit_while_timers_pending(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  start_ticker();
+  llgo_go(print_ticks_forever, NULL);
+  llgo_sleep(5 * MS); /* J32/J64: the worker has been back to the event loop */
+  printf("exiting with 3\n");
+  fflush(stdout);
+  exit(3); /* libc's exit, as os.Exit: the timers still pending must not run */
+}
+
 /* ---- stdin-readable (P1, native) ---- */
 
 static llgo_chan *read_done;
@@ -335,6 +359,7 @@ static const test_case cases[] = {
     {"stdin-readable", stdin_readable, NULL},
     {"stdin-readable-one-poll", stdin_readable, NULL},
     {"wait-readable-bad-fd", wait_readable_bad_fd, NULL},
+    {"exit-while-timers-pending", exit_while_timers_pending, NULL},
 };
 
 int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }
