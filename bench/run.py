@@ -454,8 +454,8 @@ def bench_blocking_program(program, settings):
     v, b = program.variant, program.backend
     bench_channels(program, settings)
     params = sleepers_params(settings)
-    note = ("the worker blocks in Atomics.wait under Node while it waits (no return to the event loop "
-            "yet)" if v in ("J32", "J64") else "")
+    note = ("the worker returns to Node's event loop while it waits (a setTimeout, whole "
+            "milliseconds)" if v in ("J32", "J64") else "")
     try:
         results = program.results("sleepers", settings["sleepers"], settings["sleeps"], 1000,
                                   settings["sleepers_reps"] + 1, warmup=1)

@@ -19,3 +19,7 @@ llgo_test_program(blocking
           tests/blocking/sync_cases.c tests/blocking/timer_cases.c
   CASES tests/blocking/cases.json
   DEFAULT_EXTENSION_ONLY)
+llgo_test_program(host_events
+  SOURCES tests/host_events/host_events.c
+  CASES tests/host_events/cases.json
+  DEFAULT_EXTENSION_ONLY)

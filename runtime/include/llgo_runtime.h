@@ -32,16 +32,14 @@
  * runtime lock, timers fire on a timer thread, and the order between goroutines is
  * the OS scheduler's; on the single worker timers fire when it would otherwise be
  * idle and at channel, select, semaphore and sleep calls, and the idle wait blocks
- * the worker (P1: poll_oneoff; native: clock_nanosleep; J32/J64 for now: the
- * worker blocks in the host - Atomics.wait under Node, a busy wait in a
- * browser - and the JavaScript event loop does not run meanwhile).
+ * the worker (P1: poll_oneoff; native: clock_nanosleep or poll) or, on J32/J64,
+ * returns to the JavaScript event loop (a setTimeout) and resumes from there.
  *
  * The sync types below (llgo_mutex, ...) are the caller's memory: by the rule
  * above, put them in static or heap memory, never in a local another goroutine
  * uses. Channels, timers and waiter records are heap objects of the runtime.
  *
- * Limits: not thread-safe on the single-worker scheduler (there is one thread);
- * no host async I/O yet (Promises, fd readiness).
+ * Limits: not thread-safe on the single-worker scheduler (there is one thread).
  */
 #ifndef LLGO_RUNTIME_H
 #define LLGO_RUNTIME_H
@@ -394,6 +392,68 @@ llgo_timer *llgo_time_new_timer(int64_t d, llgo_chan **c);
 llgo_timer *llgo_time_new_ticker(int64_t d, llgo_chan **c);
 /* time.AfterFunc(d, f): starts fn(arg) as a new goroutine after d ns. */
 llgo_timer *llgo_time_after_func(int64_t d, llgo_go_fn fn, void *arg);
+
+/* ---- Host events (Go's netpoller and syscall/js) ------------------------- */
+
+/* Waits until `fd` is readable (or at end of file, or in error: the read that
+ * follows tells), parking only the current goroutine; 0, or -1 with errno
+ * (EBADF for a negative or closed fd). Go's netpoller wait (poll.FD.WaitRead).
+ * Single worker: the fd is polled when no goroutine is runnable, in the same
+ * wait as the next timer (P1: one poll_oneoff with the fd_read subscriptions
+ * and a relative clock; native: poll(2)), so a worker that never idles does not
+ * look at it. Pthread backend: the goroutine's thread blocks in poll(2).
+ * J32/J64: not available (-1, ENOTSUP); wait on a Promise instead. */
+int llgo_wait_readable(int fd);
+
+/* J32/J64 only (Emscripten; the functions do not exist elsewhere): waiting for
+ * JavaScript without blocking the worker. When no goroutine is runnable the
+ * worker returns to the JavaScript event loop (a setTimeout for the next
+ * timer), so the page or the Node process stays responsive, and is re-entered
+ * on that timer, on llgo_host_wake or on llgo_host_call. Deadlock: with no
+ * timer, no unsettled host wait and no live host callback, the program dies at
+ * once with Go's "all goroutines are asleep - deadlock!" (exit 2); otherwise
+ * under Node it dies so when the event loop runs empty, as Go's js/wasm does; a
+ * browser page just keeps waiting.
+ *
+ * A host wait (what syscall/js code does to await a Promise: a channel that
+ * the Promise's then/catch callbacks send on):
+ *     llgo_host_wait_id id = llgo_host_wait_begin();
+ *     start_fetch(id);  // JavaScript: Module.llgoAwait(id, promise), or its own
+ *                       // call of Module._llgo_host_wake(id, ok, value)
+ *     double value;
+ *     int ok = llgo_host_wait_end(id, &value);  // parks only this goroutine
+ * Ids are small positive integers, so JavaScript passes no pointers (J64's
+ * would be BigInts). Module.llgoAwait(id, promise) (runtime/emscripten/
+ * host_events_pre.js) wakes the wait with (1, Number(value)) when the Promise
+ * fulfills and (0, NaN) when it rejects. */
+typedef int32_t llgo_host_wait_id;
+/* Begins a wait of the current goroutine for a host event; returns its id. */
+llgo_host_wait_id llgo_host_wait_begin(void);
+/* Parks the current goroutine until the wait `id` (which it began) is woken,
+ * unless it already was; stores the woken value in *value (if not NULL), frees
+ * the id and returns the woken `ok`. Ending a wait this goroutine did not begin
+ * is fatal. */
+int llgo_host_wait_end(llgo_host_wait_id id, double *value);
+/* Called by JavaScript (exported as Module._llgo_host_wake): settles the wait
+ * `id` with ok (0 or 1) and value, readies its goroutine and, if the worker is
+ * in the event loop, re-enters it from a microtask. Returns 0, or -1 if `id` is
+ * not an unsettled wait (nothing happens). */
+int llgo_host_wake(llgo_host_wait_id id, int ok, double value);
+
+/* A function JavaScript may call (syscall/js.FuncOf): each
+ * Module._llgo_host_call(id) starts fn(arg) as a new goroutine, run by the
+ * scheduler (re-entered from a microtask if it is in the event loop).
+ * Differences from FuncOf: JavaScript does not wait for fn and gets no result;
+ * pass data through memory or a host wait. A live callback keeps a program
+ * whose goroutines all wait on channels alive while the event loop has work. */
+typedef int32_t llgo_host_callback_id;
+llgo_host_callback_id llgo_host_callback_new(llgo_go_fn fn, void *arg);
+/* Func.Release: later calls of the id return -1. Releasing an id that is not a
+ * live callback is fatal. */
+void llgo_host_callback_release(llgo_host_callback_id id);
+/* Exported as Module._llgo_host_call: starts the callback's goroutine; 0, or -1
+ * if `id` is not a live callback. */
+int llgo_host_call(llgo_host_callback_id id);
 
 /* ---- Test hooks (stable; used by tests and fixtures) --------------------- */
 

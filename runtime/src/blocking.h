@@ -97,6 +97,26 @@ void llgo_timers_poll(void);
 void llgo_pthread_hold_activity(void);
 void llgo_pthread_release_activity(void);
 
+/* ---- the single worker's idle wait ----
+ *
+ * One hook (blocking_single.c) and one platform function (idle_wait_*.c): when
+ * nothing is runnable and no timer is due, the hook calls
+ * llgo_platform_idle_wait with the time until the next timer (-1: none). The
+ * platform waits up to that long for the timer or a host event (P1: one
+ * poll_oneoff with a relative clock and the fd subscriptions of
+ * llgo_wait_readable; native: clock_nanosleep, or poll with fds), readying the
+ * goroutines whose event arrived, or asks the host loop to return to the host's
+ * event loop (J32/J64), which re-enters it on the timer or a host event; or it
+ * says nothing is pending, which is a deadlock. */
+typedef enum llgo_idle_wait_result {
+  LLGO_IDLE_WAITED,          /* waited up to the timeout; host events may have readied goroutines */
+  LLGO_IDLE_RETURN_TO_HOST,  /* llgo_sched_run must return: the host re-enters it */
+  LLGO_IDLE_NOTHING_PENDING  /* no timer and no host wait: nothing can ever ready a goroutine */
+} llgo_idle_wait_result;
+llgo_idle_wait_result llgo_platform_idle_wait(int64_t timeout_ns);
+/* A host wait begins (single worker): installs the idle hook if no timer did. */
+void llgo_idle_hook_needed(void);
+
 /* ---- timer.c, for the backends ---- */
 
 /* Under the lock: the earliest deadline, or -1 if no timer is pending. */

@@ -11,9 +11,14 @@
  * pending it counts as a running goroutine for deadlock detection
  * (proc_pthread.c), so goroutines parked on a timer are not a deadlock, and
  * when the last timer has fired and readied nobody, the deadlock is reported.
+ *
+ * llgo_wait_readable blocks the goroutine's own thread in poll(2) (wasi-libc:
+ * poll_oneoff); the thread stays "running" for deadlock detection meanwhile.
  */
 #include "blocking.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -82,4 +87,24 @@ void llgo_timers_changed(void) {
     return;
   }
   pthread_cond_signal(&timers_wake);
+}
+
+int llgo_wait_readable(int fd) {
+  (void)llgo_current_g_or_die("llgo_wait_readable");
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  struct pollfd poller = {fd, POLLIN, 0};
+  int ready;
+  while ((ready = poll(&poller, 1, -1)) < 0 && errno == EINTR) {
+  }
+  if (ready < 0) {
+    return -1;
+  }
+  if (poller.revents & POLLNVAL) {
+    errno = EBADF;
+    return -1;
+  }
+  return 0;
 }

@@ -7,22 +7,22 @@
  *
  * Timers fire on the worker itself: llgo_timers_poll at channel, select and
  * semaphore operations (cheap while no timer is pending), and the scheduler's
- * idle hook (scheduler.h), installed when the first timer starts: when the run
- * queue is empty the host loop calls it on the system stack; it fires due
- * timers, or blocks the worker until the next deadline with the platform's
- * llgo_clock_wait (P1: poll_oneoff with a relative clock, native:
- * clock_nanosleep, J32/J64: clock_wait_emscripten.c) and fires it. With no timer
- * pending it reports a deadlock, so a program whose goroutines all wait on
- * channels still dies with Go's message. `firing` keeps a timer function that
- * does a channel operation from firing timers recursively.
+ * idle hook (scheduler.h), installed when the first timer starts or the first
+ * host wait begins: when the run queue is empty the host loop calls it on the
+ * system stack; it fires due timers, or hands the time until the next deadline
+ * to the platform's one idle wait, llgo_platform_idle_wait (blocking.h; P1:
+ * one poll_oneoff with a relative clock and the fds goroutines wait on, native:
+ * clock_nanosleep or poll, J32/J64: back to the JavaScript event loop), which
+ * may also ready goroutines whose host event arrived. When the platform says
+ * nothing is pending (no timer, no host wait) it is a deadlock, so a program
+ * whose goroutines all wait on channels still dies with Go's message. `firing`
+ * keeps a timer function that does a channel operation from firing timers
+ * recursively.
  * Limits: the hook replaces any idle hook a host installed before the first
- * timer (a host with its own event loop must fire timers itself).
+ * timer or host wait (a host with its own event loop must fire timers itself).
  */
 #include "blocking.h"
 #include "scheduler.h"
-
-/* Blocks the worker for `ns` nanoseconds of the monotonic clock (clock_wait_*.c). */
-void llgo_clock_wait(int64_t ns);
 
 static int firing;
 static int idle_hook_installed;
@@ -52,28 +52,42 @@ void llgo_timers_poll(void) {
   }
 }
 
-/* Nothing runnable: wait for the next timer and fire it (the host loop then
- * runs whatever it readied), or, with no timer pending, a deadlock. */
-static llgo_sched_idle_action wait_for_timers(void) {
-  for (;;) {
-    int64_t earliest = llgo_timers_earliest();
-    if (earliest < 0) {
-      return LLGO_SCHED_IDLE_DEADLOCK;
-    }
-    int64_t now = llgo_nanotime();
-    if (earliest > now) {
-      llgo_clock_wait(earliest - now);
+/* Nothing runnable: fire what is due, else wait in the platform until the
+ * next timer or a host event (the host loop then runs whatever that readied),
+ * or go back to the host's event loop, or, with nothing pending, a deadlock. */
+static llgo_sched_idle_action idle(void) {
+  int64_t earliest = llgo_timers_earliest();
+  int64_t now = llgo_nanotime();
+  if (earliest >= 0 && earliest <= now) {
+    fire_due(now);
+    return LLGO_SCHED_IDLE_RUN_AGAIN;
+  }
+  switch (llgo_platform_idle_wait(earliest < 0 ? -1 : earliest - now)) {
+  case LLGO_IDLE_WAITED:
+    if (earliest >= 0) {
       now = llgo_nanotime();
+      if (earliest <= now) {
+        fire_due(now);
+      }
     }
-    if (fire_due(now) > 0) {
-      return LLGO_SCHED_IDLE_RUN_AGAIN;
-    }
+    return LLGO_SCHED_IDLE_RUN_AGAIN; /* the loop calls again if nothing became runnable */
+  case LLGO_IDLE_RETURN_TO_HOST:
+    return LLGO_SCHED_IDLE_RETURN_TO_HOST;
+  case LLGO_IDLE_NOTHING_PENDING:
+  default:
+    return LLGO_SCHED_IDLE_DEADLOCK;
+  }
+}
+
+void llgo_idle_hook_needed(void) {
+  if (!idle_hook_installed) {
+    idle_hook_installed = 1;
+    llgo_sched_set_idle_hook(idle);
   }
 }
 
 void llgo_timers_pending_changed(int pending) {
-  if (pending && !idle_hook_installed) {
-    idle_hook_installed = 1;
-    llgo_sched_set_idle_hook(wait_for_timers);
+  if (pending) {
+    llgo_idle_hook_needed();
   }
 }

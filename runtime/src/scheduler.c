@@ -314,8 +314,7 @@ void llgo_sched_start(int (*main_fn)(int argc, char **argv), int argc, char **ar
 int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
   llgo_sched_start(main_fn, argc, argv);
   if (llgo_sched_run() == LLGO_SCHED_IDLE) {
-    llgo_fatal("the idle hook returned to the host, but llgo_run_main cannot wait for host "
-               "events (the host must call llgo_sched_run itself)");
+    return llgo_platform_leave_to_host();
   }
   return llgo_platform_main_returned(sched.main_status);
 }

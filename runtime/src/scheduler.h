@@ -23,6 +23,13 @@ void llgo_platform_free(void *memory, size_t size, void *user);
  * program with it. */
 int llgo_platform_main_returned(int status);
 
+/* Implemented by the selected idle_wait_*.c: what llgo_run_main does when the
+ * host loop returned idle (an idle hook asked for the host's event loop).
+ * J32/J64: keeps the runtime alive and returns from `main` to the event loop,
+ * which re-enters the loop later (idle_wait_emscripten.c); elsewhere there is
+ * no event loop to return to, which is fatal. */
+int llgo_platform_leave_to_host(void);
+
 /* ---- the host loop ----
  *
  * llgo_run_main = llgo_sched_start + llgo_sched_run until main returns. A host

@@ -14,7 +14,8 @@ One case of a test program (tests/harness/test_program.h), expectations from its
 
   check_run.py --case-file FILE.json --case NAME --where VARIANT/BACKEND -- COMMAND ARGS...
 
-checks the exit status and the exact stdout and stderr the case file gives; a case that does not
+checks the exit status and the exact stdout and stderr the case file gives (feeding the stdin and
+adding the environment it gives, if any); a case that does not
 apply to VARIANT/BACKEND is not run: its reason is printed and the status is 77 (ctest's
 SKIP_RETURN_CODE); one held back by a known bug runs, and is 77 while it fails, 1 once it passes. --stdout-names FILE.json: stdout's lines must be the file's case names (the
 program's --list and its case file agree). --stderr-ignore REGEX drops matching stderr lines
@@ -25,6 +26,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 import program_cases
 
@@ -60,7 +63,7 @@ def main():
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
     if not cmd:
         p.error("no command given after --")
-    expected_stdout = expected_stderr = stderr_has = known_bug = None
+    expected_stdout = expected_stderr = stderr_has = known_bug = stdin_feed = None
     if a.case is not None:
         if a.case_file is None or a.where is None or a.where.count("/") != 1:
             p.error("--case needs --case-file and --where VARIANT/BACKEND")
@@ -81,15 +84,33 @@ def main():
         a.exit = case["exit"]
         expected_stdout = case.get("stdout", "")
         stderr_has = case.get("stderr_has")
+        stdin_feed = case.get("stdin")
         expected_stderr = None if stderr_has is not None else case.get("stderr", "")
     if a.exit is None:
         p.error("--exit N (or --case) is required")
     env = dict(os.environ)
+    if a.case is not None:
+        env.update(case.get("env", {}))
     for kv in a.env:
         k, _, v = kv.partition("=")
         env[k] = v
+    stdin = None
+    if stdin_feed is not None:
+        # A pipe the program reads: the data arrives after_ms late, then end of file.
+        stdin, feed_end = os.pipe()
+
+        def feed():
+            time.sleep(stdin_feed["after_ms"] / 1000)
+            try:
+                os.write(feed_end, stdin_feed["data"].encode())
+            except OSError:
+                pass  # the program ended without reading: its output says what went wrong
+            os.close(feed_end)
+
+        threading.Thread(target=feed, daemon=True).start()
     try:
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout)
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout,
+                           stdin=stdin)
     except FileNotFoundError as e:
         print(f"FAIL: cannot run {cmd[0]}: {e}")
         return 1

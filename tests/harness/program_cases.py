@@ -15,6 +15,9 @@ A "known_bug" requirement still runs the case where it fails: the case is report
 it fails (the bug is still there) and fails once it passes (remove the requirement then).
 stdout and stderr are exact texts; "stdout" defaults to "" and "stderr" to "" unless
 "stderr_has" (a substring, for messages that carry backend details) is given instead.
+"stdin": {"after_ms": N, "data": "..."} feeds the program's stdin through a pipe: nothing for N
+milliseconds, then the data, then end of file (a case that waits for its stdin to become readable).
+"env": {"NAME": "value"} adds to the program's environment (e.g. a runner's audit switch).
 
 Command line (used by cmake/LlgoTestPrograms.cmake at configure time):
   program_cases.py list CASE_FILE VARIANT BACKEND
@@ -25,7 +28,7 @@ import fnmatch
 import json
 import sys
 
-FIELDS = {"exit", "stdout", "stderr", "stderr_has", "requires", "about"}
+FIELDS = {"exit", "stdout", "stderr", "stderr_has", "requires", "about", "stdin", "env"}
 
 
 class CaseFileError(Exception):
@@ -51,6 +54,15 @@ def load(path):
                                 f"known: {sorted(FIELDS)}")
         if not isinstance(case.get("exit"), int):
             raise CaseFileError(f"{path}: case {name!r}: \"exit\" (an integer) is required")
+        stdin = case.get("stdin")
+        if stdin is not None and (not isinstance(stdin, dict) or set(stdin) != {"after_ms", "data"}
+                                  or not isinstance(stdin["after_ms"], int)
+                                  or not isinstance(stdin["data"], str)):
+            raise CaseFileError(f"{path}: case {name!r}: \"stdin\" must be "
+                                f"{{\"after_ms\": N, \"data\": \"...\"}}")
+        env = case.get("env", {})
+        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+            raise CaseFileError(f"{path}: case {name!r}: \"env\" must map names to strings")
         if "stderr" in case and "stderr_has" in case:
             raise CaseFileError(f"{path}: case {name!r}: give \"stderr\" or \"stderr_has\", not both")
         for requirement in case.get("requires", []):

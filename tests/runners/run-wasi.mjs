@@ -12,7 +12,8 @@
 // asks poll_oneoff for an ABSOLUTE clock subscription: Node's WASI (uvwasi) would hang on it (it
 // subtracts the realtime clock in unsigned arithmetic and ignores the clock id), so the runner
 // refuses it loudly instead. With LLGO_WASM_POLL_AUDIT=1 it prints, when the module ends, what
-// poll_oneoff was asked for (the runtime's idle wait must use relative clocks only).
+// poll_oneoff was asked for (the runtime's idle wait must use relative clocks only; a goroutine
+// waiting for an fd shares the call with the next timer's clock).
 // Limits: tested with Node 24 (exnref modules need it); threads need run-wasi-threads.mjs.
 
 import { readFile } from 'node:fs/promises';
@@ -45,20 +46,26 @@ let wasi;
 // poll_oneoff, refusing absolute clock subscriptions. A subscription is 48 bytes: userdata (u64),
 // tag (u8 at 8; 0 = clock), then the clock's id (u32 at 16), timeout (u64 at 24), precision
 // (u64 at 32) and flags (u16 at 40; bit 0 = absolute).
-const pollAudit = { calls: 0, clocks: 0 };
+const pollAudit = { calls: 0, clocks: 0, fdReads: 0, fdReadsWithClock: 0 };
 function auditedPollOneoff(pollOneoff) {
   return (subscriptions, events, count, eventCount) => {
     const view = new DataView(instance.exports.memory.buffer);
     pollAudit.calls++;
+    let fdReads = 0;
+    let clocks = 0;
     for (let i = 0; i < count; i++) {
       const subscription = subscriptions + i * 48;
+      if (view.getUint8(subscription + 8) === 1) fdReads++;
       if (view.getUint8(subscription + 8) !== 0) continue;
+      clocks++;
       pollAudit.clocks++;
       if (view.getUint16(subscription + 40, true) & 1) {
         die(EXIT_ABSOLUTE_CLOCK, `${modulePath} asked poll_oneoff for an absolute clock subscription ` +
           `(timeout ${view.getBigUint64(subscription + 24, true)}); Node's WASI hangs on those, use relative ones`);
       }
     }
+    pollAudit.fdReads += fdReads;
+    if (fdReads > 0 && clocks > 0) pollAudit.fdReadsWithClock++;
     return pollOneoff(subscriptions, events, count, eventCount);
   };
 }
@@ -67,6 +74,11 @@ function reportPollAudit() {
   if (process.env.LLGO_WASM_POLL_AUDIT !== '1') return;
   console.error(`run-wasi: poll_oneoff audit: ${pollAudit.clocks > 0 ? 'relative clock subscriptions only' : 'no clock subscription'}`);
   console.error(`run-wasi: poll_oneoff audit: ${pollAudit.calls} calls, ${pollAudit.clocks} clock subscriptions`);
+  console.error(`run-wasi: poll_oneoff audit: ${pollAudit.fdReads} fd_read subscriptions, ` +
+    `${pollAudit.fdReadsWithClock} calls with fd_read and clock subscriptions together`);
+  if (pollAudit.fdReadsWithClock > 0) {
+    console.error('run-wasi: poll_oneoff audit: fd_read and clock subscriptions shared one call');
+  }
 }
 try {
   const bytes = await readFile(modulePath);

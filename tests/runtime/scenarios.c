@@ -971,6 +971,7 @@ static const test_case cases[] = {
     {"idle-hook-readies-then-deadlock", idle_hook_main, NULL},
     {"host-loop-returns-to-event-loop", NULL, host_event_loop},
     {"idle-hook-cannot-return-under-run-main", idle_hook_under_run_main, NULL},
+    {"idle-hook-returns-to-empty-event-loop", idle_hook_under_run_main, NULL},
     {"pthread-ids-park-ready", pthread_ids_main, NULL},
     {"pthread-goexit-small-stack", goexit_small_stack_main, NULL},
     {"go-before-run-main", NULL, go_outside},
