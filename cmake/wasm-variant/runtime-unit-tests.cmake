@@ -2,11 +2,11 @@
 # layer alone per stack mode, the run queue, G/M/P state) for a native target that is not the
 # host. The host tree builds and runs them in the superbuild (tests/runtime/CMakeLists.txt); a
 # cross-built native target (the preset native-aarch64) runs them here, under its engines, on
-# the runtime libraries fixtures.cmake built for each single-worker backend:
+# the runtime libraries fixtures.cmake built for each backend on the native context switch
+# (context ucontext, which only native targets support):
 #   runtime.wasmcontext.<variant>.<engine>[.separate_stacks]   test_wasmcontext.c
 #   runtime.runqueue.<variant>.<engine>, runtime.gstate.<variant>.<engine>
-string(JSON _unit_runner GET "${LLGO_WASM_TARGET_JSON}" runner)
-if(LLGO_WASM_TARGET STREQUAL "host" OR NOT _unit_runner STREQUAL "native")
+if(LLGO_WASM_TARGET STREQUAL "host")
   return()
 endif()
 
@@ -14,8 +14,8 @@ set(_unit_dir "${ROOT}/tests/runtime")
 set(_unit_programs "")
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _cid "${_backend}")
-  if(NOT TARGET llgo_wasmcontext_${_cid})
-    continue() # the pthread backend has no context layer
+  if(NOT LLGO_WASM_BACKEND_${_cid}_CONTEXT STREQUAL "ucontext")
+    continue() # the tests are native programs of the native switch's context layer
   endif()
   set(_suffix "")
   if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "separate")
