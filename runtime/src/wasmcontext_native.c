@@ -141,12 +141,12 @@ static void *first_frame(native_backend *self) {
   frame[5] = frame[6] = NULL;                  /* rbx rbp */
   frame[7] = (void *)llgo_wasmcontext_native_start;
 #elif defined(__aarch64__)
-  /* x19..x28, x29, x30, d8..d15 */
-  void **frame = top - 20;
-  memset(frame, 0, 20 * sizeof *frame);
-  frame[0] = (void *)context_main; /* x19: the function */
-  frame[1] = self;                                         /* x20: the argument */
-  frame[11] = (void *)llgo_wasmcontext_native_start;       /* x30 */
+  /* x19..x28, x29, x30, d8..d15, fpcr, padding (16-byte aligned) */
+  void **frame = top - 22;
+  memset(frame, 0, 22 * sizeof *frame); /* x29 0 ends the frame chain; FPCR 0 is the default */
+  frame[0] = (void *)context_main;                   /* x19: the function */
+  frame[1] = self;                                   /* x20: the argument */
+  frame[11] = (void *)llgo_wasmcontext_native_start; /* x30 */
 #else
 #error "the native context backend supports x86-64 and aarch64"
 #endif

@@ -8,6 +8,7 @@
 #include "test_harness.h"
 #include "wasmcontext_storage.h"
 
+#include <fenv.h>
 #include <stdint.h>
 
 /* Inside a context a failed check cannot return to the test: it ends the test at once. */
@@ -148,6 +149,71 @@ static void test_round_trips(void) {
   CHECK(counter.live == (shared_stacks ? 1 : 0));
 }
 
+/* ---- what the switch must preserve ---- */
+
+/* Values live across a switch sit in callee-saved registers (x86-64: rbx, rbp, r12-r15;
+ * aarch64: x19-x28, d8-d15) when the compiler optimises; each side keeps different ones
+ * there, so a register the switch does not restore shows up as the other side's value.
+ * Each is read from a volatile of its own, so the compiler can neither rematerialise nor
+ * derive one from another after the call. The floating-point environment (x86-64: MXCSR and
+ * the x87 control word; aarch64: FPCR) is per context too: a fresh context starts in the
+ * default rounding mode, and a mode one side sets is not seen by the other. */
+static volatile long host_i[10] = {1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009};
+static volatile long context_i[10] = {2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007, 2008, 2009};
+static volatile double host_d[8] = {1000.5, 1001.5, 1002.5, 1003.5, 1004.5, 1005.5, 1006.5, 1007.5};
+static volatile double context_d[8] = {2000.5, 2001.5, 2002.5, 2003.5, 2004.5, 2005.5, 2006.5, 2007.5};
+static llgo_wasmcontext register_context;
+
+#define LIVE_VALUES(side)                                                                  \
+  long i0 = side##_i[0], i1 = side##_i[1], i2 = side##_i[2], i3 = side##_i[3],             \
+       i4 = side##_i[4], i5 = side##_i[5], i6 = side##_i[6], i7 = side##_i[7],             \
+       i8 = side##_i[8], i9 = side##_i[9];                                                 \
+  double d0 = side##_d[0], d1 = side##_d[1], d2 = side##_d[2], d3 = side##_d[3],           \
+         d4 = side##_d[4], d5 = side##_d[5], d6 = side##_d[6], d7 = side##_d[7]
+/* Out of line, with every value an argument: the values stay scalars in registers until the
+ * call, where an inline comparison would let the compiler pack them into vector registers,
+ * which AAPCS64 does not preserve (only d8-d15, the low halves of v8-v15) and so spills. */
+static __attribute__((noinline)) int values_intact(long base, long i0, long i1, long i2, long i3,
+                                                   long i4, long i5, long i6, long i7, long i8,
+                                                   long i9, double d0, double d1, double d2,
+                                                   double d3, double d4, double d5, double d6,
+                                                   double d7) {
+  return i0 == base && i1 == base + 1 && i2 == base + 2 && i3 == base + 3 && i4 == base + 4 &&
+         i5 == base + 5 && i6 == base + 6 && i7 == base + 7 && i8 == base + 8 && i9 == base + 9 &&
+         d0 == base + 0.5 && d1 == base + 1.5 && d2 == base + 2.5 && d3 == base + 3.5 &&
+         d4 == base + 4.5 && d5 == base + 5.5 && d6 == base + 6.5 && d7 == base + 7.5;
+}
+#define LIVE_VALUES_INTACT(base) \
+  values_intact(base, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, d0, d1, d2, d3, d4, d5, d6, d7)
+
+static __attribute__((noinline)) void registers_entry(void *arg) {
+  (void)arg;
+  REQUIRE(fegetround() == FE_TONEAREST); /* the default, whatever the host had set */
+  REQUIRE(fesetround(FE_DOWNWARD) == 0);
+  LIVE_VALUES(context);
+  for (int i = 0; i < 2; i++) {
+    REQUIRE(llgo_wasmcontext_suspend(&register_context) == LLGO_WASMCONTEXT_OK);
+    REQUIRE(LIVE_VALUES_INTACT(2000));
+    REQUIRE(fegetround() == FE_DOWNWARD);
+  }
+}
+
+static __attribute__((noinline)) void test_preserved_registers(void) {
+  CHECK(llgo_wasmcontext_create(&register_context, registers_entry, NULL, STACK) == LLGO_WASMCONTEXT_OK);
+  CHECK(fesetround(FE_UPWARD) == 0);
+  LIVE_VALUES(host);
+  for (int i = 0; i < 2; i++) {
+    CHECK(llgo_wasmcontext_resume(&register_context) == LLGO_WASMCONTEXT_OK);
+    CHECK(LIVE_VALUES_INTACT(1000));
+    CHECK(fegetround() == FE_UPWARD);
+  }
+  CHECK(llgo_wasmcontext_resume(&register_context) == LLGO_WASMCONTEXT_RETURNED);
+  CHECK(LIVE_VALUES_INTACT(1000));
+  CHECK(fegetround() == FE_UPWARD);
+  CHECK(fesetround(FE_TONEAREST) == 0);
+  llgo_wasmcontext_destroy(&register_context);
+}
+
 /* ---- 1,000 frames deep ---- */
 
 #define DEPTH 1000
@@ -259,6 +325,7 @@ int main(void) {
   shared_stacks = llgo_wasmcontext_storage_stacks == LLGO_WASMCONTEXT_SHARED_STACKS;
   test_init_and_arguments();
   test_round_trips();
+  test_preserved_registers();
   test_deep_stack();
   test_exit_and_overflow();
   test_result_names();
