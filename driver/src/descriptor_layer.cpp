@@ -50,12 +50,7 @@ class LayerParser {
   Layer parse() {
     check_json_text_limits(source_.text, source_.file_name,
                            {limits::kMaxDescriptorBytes, limits::kMaxJsonNestingDepth, "a target descriptor"});
-    json document;
-    try {
-      document = json::parse(source_.text);
-    } catch (const json::parse_error& error) {
-      throw json_syntax_error(error, source_.text, source_.file_name);
-    }
+    json document = parse_json_text(source_.text, source_.file_name);
     positions_ = scan_json_positions(source_.text, source_.file_name);
     if (!document.is_object()) throw DriverError(positions_.value_at(""), "a target descriptor must be a JSON object");
     layer_.file_name = source_.file_name;

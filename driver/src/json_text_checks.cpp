@@ -62,4 +62,26 @@ DriverError json_syntax_error(const nlohmann::json::parse_error& error, std::str
   return DriverError(location_of_offset(text, offset, file_name), "JSON syntax error: " + detail);
 }
 
+nlohmann::json parse_json_text(std::string_view text, const std::string& file_name) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw json_syntax_error(error, text, file_name);
+  } catch (const nlohmann::json::exception& error) {
+    // "[json.exception.out_of_range.406] number overflow parsing '1e999'"
+    std::string detail = error.what();
+    std::size_t offset = 0;
+    const auto quote = detail.find('\'');
+    const auto end = quote == std::string::npos ? std::string::npos : detail.find('\'', quote + 1);
+    if (end != std::string::npos) {
+      const auto found = text.find(detail.substr(quote + 1, end - quote - 1));
+      if (found != std::string_view::npos) offset = found;
+    }
+    const auto bracket = detail.find("] ");
+    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
+    throw DriverError(location_of_offset(text, offset, file_name),
+                      "JSON value out of range: " + detail + " (a number must fit in a double)");
+  }
+}
+
 }  // namespace llgo_wasm::detail

@@ -28,4 +28,9 @@ void check_json_text_limits(std::string_view text, const std::string& file_name,
 DriverError json_syntax_error(const nlohmann::json::parse_error& error, std::string_view text,
                               const std::string& file_name);
 
+// json::parse, with every error of nlohmann's parser a DriverError at file:line:col: syntax
+// errors, and a number too large for a double (out_of_range 406, which carries no position:
+// it is found in the text by the literal nlohmann names).
+nlohmann::json parse_json_text(std::string_view text, const std::string& file_name);
+
 }  // namespace llgo_wasm::detail

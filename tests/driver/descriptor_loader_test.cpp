@@ -21,6 +21,15 @@ TEST(DescriptorLoader, SyntaxErrorNamesLineAndColumn) {
   EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n}\n"); }, {"custom/x.json:3:1", "JSON syntax error", "unexpected '}'"}));
 }
 
+// nlohmann reports a number too large for a double as out_of_range, not as a parse error: it
+// crashed the loader (found by fuzz_descriptor, "33.3333e333").
+TEST(DescriptorLoader, NumberTooLargeIsAnErrorWithItsPosition) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"data-model\": { \"pointer\": 33.3e333 }\n}\n"); },
+                         {"custom/x.json:3:30", "number overflow parsing '33.3e333'", "must fit in a double"}));
+  EXPECT_TRUE(fails_with([] { load_custom("\n33.3333e333st\"3enu -: - 0 x\x13]}\n "); },
+                         {"custom/x.json:2:1", "number overflow"}));
+}
+
 TEST(DescriptorLoader, RejectsDuplicateKeys) {
   EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"name\": \"y\"\n}\n"); },
                          {"custom/x.json:3:3", "duplicate key \"name\"", "first at line 2"}));
