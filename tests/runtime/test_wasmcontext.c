@@ -186,15 +186,29 @@ static __attribute__((noinline)) int values_intact(long base, long i0, long i1, 
 #define LIVE_VALUES_INTACT(base) \
   values_intact(base, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, d0, d1, d2, d3, d4, d5, d6, d7)
 
+/* The rounding mode of the SSE unit: on x86-64 MXCSR.RC, which fegetround does not read (glibc
+ * reads the x87 control word; fesetround sets both), so a switch that lost MXCSR would pass the
+ * fegetround checks; elsewhere fegetround itself. */
+static int sse_rounding(void) {
+#if defined(__x86_64__)
+  static const int modes[4] = {FE_TONEAREST, FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO};
+  return modes[(__builtin_ia32_stmxcsr() >> 13) & 3];
+#else
+  return fegetround();
+#endif
+}
+
 static __attribute__((noinline)) void registers_entry(void *arg) {
   (void)arg;
   REQUIRE(fegetround() == FE_TONEAREST); /* the default, whatever the host had set */
+  REQUIRE(sse_rounding() == FE_TONEAREST);
   REQUIRE(fesetround(FE_DOWNWARD) == 0);
   LIVE_VALUES(context);
   for (int i = 0; i < 2; i++) {
     REQUIRE(llgo_wasmcontext_suspend(&register_context) == LLGO_WASMCONTEXT_OK);
     REQUIRE(LIVE_VALUES_INTACT(2000));
     REQUIRE(fegetround() == FE_DOWNWARD);
+    REQUIRE(sse_rounding() == FE_DOWNWARD);
   }
 }
 
@@ -206,6 +220,7 @@ static __attribute__((noinline)) void test_preserved_registers(void) {
     CHECK(llgo_wasmcontext_resume(&register_context) == LLGO_WASMCONTEXT_OK);
     CHECK(LIVE_VALUES_INTACT(1000));
     CHECK(fegetround() == FE_UPWARD);
+    CHECK(sse_rounding() == FE_UPWARD);
   }
   CHECK(llgo_wasmcontext_resume(&register_context) == LLGO_WASMCONTEXT_RETURNED);
   CHECK(LIVE_VALUES_INTACT(1000));
