@@ -30,7 +30,8 @@ class BuildConstraint {
   bool evaluate(const std::vector<std::string>& sorted_tags) const;
   // Tags in order of first appearance, without repeats.
   std::vector<std::string> tags() const;
-  // Canonical text: tokens separated by single spaces, parentheses kept as written.
+  // Canonical text: tokens separated by single spaces, parentheses kept as written. Up to twice
+  // as long as the expression, so it may exceed limits::kMaxConstraintLength and then not parse.
   const std::string& text() const { return text_; }
 
  private:
