@@ -44,12 +44,11 @@ llgo_chan *llgo_chan_make(size_t elem_size, size_t capacity) {
   }
   size_t buffer_bytes = elem_size * capacity;
   /* One block: the record, then the buffer (Go does the same for pointer-free elements). */
-  llgo_chan *c = llgo_runtime_alloc(sizeof *c + buffer_bytes);
+  llgo_chan *c = llgo_runtime_calloc(sizeof *c + buffer_bytes);
   if (c == NULL) {
     /* Go: a size past maxAlloc panics (above), an allocation that fails is fatal. */
     llgo_fatalf("out of memory allocating a channel (%zu bytes)", sizeof *c + buffer_bytes);
   }
-  memset(c, 0, sizeof *c + buffer_bytes);
   c->elemsize = elem_size;
   c->dataqsiz = capacity;
   c->buf = (unsigned char *)(c + 1);

@@ -34,4 +34,13 @@ void *llgo_runtime_alloc(size_t size) {
   return aligned_alloc(16, (size + 15) & ~(size_t)15);
 }
 
+void *llgo_runtime_calloc(size_t size) {
+  long number = atomic_fetch_add(&allocations, 1) + 1;
+  long from = atomic_load(&failing_from);
+  if (number == atomic_load(&failing_allocation) || (from > 0 && number >= from)) {
+    return NULL;
+  }
+  return calloc(1, size);
+}
+
 void llgo_runtime_free(void *memory) { free(memory); }

@@ -13,6 +13,10 @@
 
 /* `size` bytes aligned to 16 from the libc heap, or NULL (the caller reports it). */
 void *llgo_runtime_alloc(size_t size);
+/* `size` zeroed bytes (calloc's alignment), counted like llgo_runtime_alloc. calloc skips
+ * zeroing memory fresh from the system, which a memset would write at once (on wasi-threads,
+ * writing into memory another thread has just grown trapped now and then). */
+void *llgo_runtime_calloc(size_t size);
 void llgo_runtime_free(void *memory);
 
 #endif
