@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "blocking.h"
 #include "gstate.h"
+#include "runtime_alloc.h"
 #include "scheduler.h"
 
 #include <errno.h>
@@ -107,9 +108,9 @@ int llgo_wait_readable(int fd) {
     errno = EBADF;
     return -1;
   }
-  fd_wait *w = malloc(sizeof *w);
+  fd_wait *w = llgo_runtime_alloc(sizeof *w);
   if (w == NULL) {
-    llgo_fatal("llgo_wait_readable: out of memory");
+    llgo_fatal("out of memory allocating an fd waiter");
   }
   w->fd = fd;
   w->error = 0;
@@ -125,7 +126,7 @@ int llgo_wait_readable(int fd) {
   llgo_idle_hook_needed();
   llgo_park(); /* the idle wait readies it */
   int error = w->error;
-  free(w);
+  llgo_runtime_free(w);
   if (error != 0) {
     errno = error;
     return -1;

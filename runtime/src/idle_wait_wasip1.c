@@ -24,6 +24,7 @@
  */
 #include "blocking.h"
 #include "gstate.h"
+#include "runtime_alloc.h"
 #include "scheduler.h"
 
 #include <errno.h>
@@ -131,9 +132,9 @@ int llgo_wait_readable(int fd) {
     errno = EBADF;
     return -1;
   }
-  fd_wait *w = malloc(sizeof *w);
+  fd_wait *w = llgo_runtime_alloc(sizeof *w);
   if (w == NULL) {
-    llgo_fatal("llgo_wait_readable: out of memory");
+    llgo_fatal("out of memory allocating an fd waiter");
   }
   w->fd = fd;
   w->error = __WASI_ERRNO_SUCCESS;
@@ -148,7 +149,7 @@ int llgo_wait_readable(int fd) {
   llgo_idle_hook_needed();
   llgo_park(); /* the idle wait readies it */
   __wasi_errno_t error = w->error;
-  free(w);
+  llgo_runtime_free(w);
   if (error != __WASI_ERRNO_SUCCESS) {
     errno = error; /* wasi-libc's errno values are WASI's */
     return -1;
