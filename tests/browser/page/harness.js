@@ -8,7 +8,8 @@
 //                      imported, started with arguments and an environment (Module.env, read by
 //                      runtime/emscripten/host_environment_pre.js); its status comes from onExit.
 //   kind 'wasi'        module is a WASI preview 1 command (.wasm), run on the main thread through
-//                      @bjorn3/browser_wasi_shim: argv, environ, stdout/stderr, proc_exit.
+//                      @bjorn3/browser_wasi_shim: argv, environ, stdout/stderr, proc_exit (its
+//                      poll_oneoff replaced for one clock subscription, see below).
 // Statuses the harness itself gives (as tests/runners/run-wasi.mjs does): 126 when the module
 // cannot be fetched, compiled or instantiated, 134 when it traps or aborts.
 const EXIT_CANNOT_LOAD = 126;
@@ -68,6 +69,49 @@ async function runEmscripten({ module, args, env }) {
   }
 }
 
+// The shim's poll_oneoff (0.4.2) measures a relative clock subscription on the clock it names:
+// wasi-libc's nanosleep names CLOCK_REALTIME, which the shim reads from Date (1 ms steps), so a
+// 20 ms sleep could end after 19.0x ms of the monotonic clock the program measures it with (seen
+// in CI: 'sleep 20 ms: TOO SHORT'). It also never writes the event count. This replacement serves
+// the one-clock-subscription form (what nanosleep and the runtime's idle wait issue): a relative
+// timeout is a duration and is waited on the monotonic clock, read exactly as the shim's
+// clock_time_get reads it, so the program never sees a sleep shorter than it asked for; an
+// absolute one waits on its own clock. Everything else goes to the shim.
+const CLOCKID_REALTIME = 0;
+const CLOCKID_MONOTONIC = 1;
+const EVENTTYPE_CLOCK = 0;
+const SUBCLOCKFLAGS_ABSTIME = 1;
+// a subscription: userdata u64 @0, tag u8 @8, clock: id u32 @16, timeout u64 @24, precision u64 @32, flags u16 @40
+const EVENT_SIZE = 32; // userdata u64, error u16 @8, type u8 @10, fd_readwrite @16
+const monotonicNow = () => BigInt(Math.round(performance.now() * 1e6)); // the shim's clock_time_get
+const realtimeNow = () => BigInt(Date.now()) * 1000000n;
+
+function oneClockPollOneoff(memory, shimPollOneoff) {
+  return (inPtr, outPtr, nsubscriptions, neventsPtr) => {
+    const view = new DataView(memory().buffer);
+    if (nsubscriptions !== 1 || view.getUint8(inPtr + 8) !== EVENTTYPE_CLOCK) {
+      return shimPollOneoff(inPtr, outPtr, nsubscriptions, neventsPtr);
+    }
+    const clock = view.getUint32(inPtr + 16, true);
+    const timeout = view.getBigUint64(inPtr + 24, true);
+    const absolute = (view.getUint16(inPtr + 40, true) & SUBCLOCKFLAGS_ABSTIME) !== 0;
+    if (clock !== CLOCKID_REALTIME && clock !== CLOCKID_MONOTONIC) {
+      return shimPollOneoff(inPtr, outPtr, nsubscriptions, neventsPtr);
+    }
+    const now = absolute && clock === CLOCKID_REALTIME ? realtimeNow : monotonicNow;
+    const end = absolute ? timeout : now() + timeout;
+    while (now() < end) {
+      // the main thread has nothing to yield to: a WASI command runs synchronously (as the shim does)
+    }
+    new Uint8Array(memory().buffer, outPtr, EVENT_SIZE).fill(0);
+    const out = new DataView(memory().buffer);
+    out.setBigUint64(outPtr, view.getBigUint64(inPtr, true), true); // userdata
+    out.setUint8(outPtr + 10, EVENTTYPE_CLOCK);
+    out.setUint32(neventsPtr, 1, true);
+    return 0;
+  };
+}
+
 async function runWasi({ module, args, env }) {
   let wasi;
   let instance;
@@ -82,8 +126,10 @@ async function runWasi({ module, args, env }) {
       [new shim.OpenFile(new shim.File([])), new shim.ConsoleStdout(output(1)), new shim.ConsoleStdout(output(2))],
       { debug: false }, // the shim's default logs every call to the console
     );
+    const imports = { ...wasi.wasiImport };
+    imports.poll_oneoff = oneClockPollOneoff(() => instance.exports.memory, wasi.wasiImport.poll_oneoff);
     const compiled = await WebAssembly.compileStreaming(fetch(module));
-    instance = await WebAssembly.instantiate(compiled, { wasi_snapshot_preview1: wasi.wasiImport });
+    instance = await WebAssembly.instantiate(compiled, { wasi_snapshot_preview1: imports });
     if (typeof instance.exports._start !== 'function') {
       write(2, `harness: ${module} is not a WASI command: it exports no _start function\n`);
       return exit(EXIT_CANNOT_LOAD);
