@@ -8,12 +8,17 @@
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
-#                     [DEFAULT_EXTENSION_ONLY])
+#                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...])
 #
 # DEFAULT_EXTENSION_ONLY: build the program only with the target's default output extension and
 # run it only on the engines that load that (J32/J64: `.js`, not the ES module `.mjs`, which the
 # same Node runs; the scheduler fixture and `scenarios` keep the loaders covered). It halves a
 # program's links and cases on J32/J64.
+#
+# SAMPLED_ENGINE_CASES: these cases run on the sampled engines too (a browser: each run starts
+# one, so an engine marked `sampled` in the descriptor runs no other case of the program); the
+# program is then also built with the extension those engines load. For what only a real browser
+# can show (a page's event loop, its timers and Promises).
 #
 # and this module builds and registers them in the target build (cmake/wasm-variant), for every
 # target, the host included:
@@ -22,7 +27,8 @@
 #     extension the target's engines run (llgo_wasm_add_program);
 #   - llgo_add_test_program_cases(<name> <ctx>) (LlgoWasmFixtureTests.cmake) adds, per engine that
 #     is not sampled, <name>.<variant>.<engine>.<ctx>.<case> for every case and
-#     <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree);
+#     <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree), and per sampled
+#     engine the SAMPLED_ENGINE_CASES;
 # and, in the superbuild's host tree, llgo_add_go_reference_tests(<name>) adds
 # go-reference.<name>.<native|js-wasm>.<case>: Debian's Go builds <case>/main.go and must print what
 # the case expects (tests/harness/check_go_reference.py; js/wasm under Node).
@@ -35,7 +41,8 @@ include_guard(GLOBAL)
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_test_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE"
+                        "SOURCES;SAMPLED_ENGINE_CASES")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
   endif()
@@ -47,6 +54,7 @@ function(llgo_test_program name)
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES "${sources}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES "${LLGO_TEST_PROGRAMS_ROOT}/${arg_CASES}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY ${arg_DEFAULT_EXTENSION_ONLY})
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES "${arg_SAMPLED_ENGINE_CASES}")
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -76,9 +84,17 @@ function(llgo_wasm_add_test_programs cid)
   foreach(name IN LISTS programs)
     llgo_test_program_sources(${name} sources)
     get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
+    get_property(sampled_cases GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES)
     set(extension_option "")
     if(default_only)
       set(extension_option DEFAULT_EXTENSION_ONLY)
+      if(sampled_cases)
+        foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+          if(LLGO_WASM_ENGINE_${engine}_SAMPLED)
+            list(APPEND extension_option ALSO_FOR_ENGINE ${engine})
+          endif()
+        endforeach()
+      endif()
     endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
                           INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option})
@@ -86,8 +102,8 @@ function(llgo_wasm_add_test_programs cid)
 endfunction()
 
 # The ctest cases of program <name> built for backend <ctx>, on every engine of the target that is
-# not sampled. Needs the target facts (LlgoWasmTargetFacts.cmake) and llgo_wasm_program_for
-# (fixtures.cmake). Extra test properties: PROPERTIES ...; extra check_run.py options for every
+# not sampled (on a sampled one: its SAMPLED_ENGINE_CASES). Needs the target facts
+# (LlgoWasmTargetFacts.cmake) and llgo_wasm_program_for (fixtures.cmake). Extra test properties: PROPERTIES ...; extra check_run.py options for every
 # case: CHECK_OPTIONS ...
 function(llgo_add_test_program_cases name ctx)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
@@ -104,35 +120,67 @@ function(llgo_add_test_program_cases name ctx)
   endif()
   string(REPLACE "\n" ";" listing "${listing}")
   get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
+  get_property(sampled_cases GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES)
+  set(listed "")
+  foreach(entry IN LISTS listing)
+    string(REGEX REPLACE " .*" "" entry "${entry}")
+    list(APPEND listed "${entry}")
+  endforeach()
+  foreach(case IN LISTS sampled_cases)
+    if(NOT case IN_LIST listed)
+      message(FATAL_ERROR "tests/programs.cmake: ${name}: SAMPLED_ENGINE_CASES names '${case}', "
+                          "which ${case_file} does not list")
+    endif()
+  endforeach()
   foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
-    if(LLGO_WASM_ENGINE_${engine}_SAMPLED OR (default_only AND NOT
+    set(sampled ${LLGO_WASM_ENGINE_${engine}_SAMPLED})
+    if((sampled AND NOT sampled_cases) OR (NOT sampled AND default_only AND NOT
        "${LLGO_WASM_ENGINE_${engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}"))
       continue()
     endif()
     llgo_wasm_program_for(program ${name}_${cid} ${engine})
     llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
     set(prefix ${name}.${variant}.${engine}.${ctx})
-    set(tests ${prefix}.--list)
-    add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
-             -- ${command} --list)
+    set(engine_env "") # what the engine's runner needs (LlgoWasmRunTest.cmake: a browser's location)
+    foreach(label IN LISTS LLGO_WASM_ENGINE_${engine}_LABELS)
+      foreach(e IN LISTS LLGO_WASM_LABEL_ENVIRONMENT_${label})
+        list(APPEND engine_env "--env=${e}")
+      endforeach()
+    endforeach()
+    set(tests "")
+    if(NOT sampled)
+      set(tests ${prefix}.--list)
+      add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
+               ${engine_env} -- ${command} --list)
+    endif()
     foreach(entry IN LISTS listing)
       if(entry STREQUAL "")
         continue()
       endif()
       string(REPLACE " " ";" entry "${entry}")
       list(GET entry 0 case)
+      if(sampled AND NOT case IN_LIST sampled_cases)
+        continue()
+      endif()
       set(test ${prefix}.${case})
       list(LENGTH entry fields)
       if(fields GREATER 1)
         list(GET entry 1 kind)
         list(GET entry 2 requirement)
+        if(sampled AND kind STREQUAL "needs")
+          continue() # the case's other engines already say why it does not apply here
+        endif()
         string(APPEND test "[${kind}:${requirement}]")
       endif()
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --timeout 120 ${arg_CHECK_OPTIONS} -- ${command} ${case})
+               --where ${variant}/${ctx} --timeout 120 ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
       list(APPEND tests ${test})
     endforeach()
-    set_tests_properties(${tests} PROPERTIES LABELS "${variant};${engine};${ctx};${name}"
+    if(NOT tests)
+      continue() # a sampled engine where none of the sampled cases applies
+    endif()
+    set_tests_properties(${tests} PROPERTIES
+      LABELS "${variant};${engine};${LLGO_WASM_ENGINE_${engine}_LABELS};${ctx};${name}"
       SKIP_RETURN_CODE 77 ${arg_PROPERTIES})
   endforeach()
 endfunction()

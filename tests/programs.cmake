@@ -22,4 +22,8 @@ llgo_test_program(blocking
 llgo_test_program(host_events
   SOURCES tests/host_events/host_events.c
   CASES tests/host_events/cases.json
-  DEFAULT_EXTENSION_ONLY)
+  DEFAULT_EXTENSION_ONLY
+  # a page's event loop, timers and Promises, in Chromium (not the deadlock cases: a page's event
+  # loop never runs empty, docs/browser.md)
+  SAMPLED_ENGINE_CASES promise-wakes-only-its-waiter wake-before-end js-callback-starts-goroutine
+                       event-loop-runs-while-sleeping)

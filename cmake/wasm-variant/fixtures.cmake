@@ -11,9 +11,9 @@
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
-#                         [DEFAULT_EXTENSION_ONLY])
+#                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...])
 #     One executable per output extension the target's engines run (only the default one with
-#     DEFAULT_EXTENSION_ONLY): <name> with the default
+#     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
 #     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
@@ -53,7 +53,8 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "RUNTIME" "SOURCES;DEFINES;INCLUDES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "RUNTIME"
+                        "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
     string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
@@ -68,6 +69,12 @@ function(llgo_wasm_add_program name)
   set(_extensions "${LLGO_WASM_OTHER_EXTENSIONS}")
   if(arg_DEFAULT_EXTENSION_ONLY)
     set(_extensions "")
+    foreach(_engine IN LISTS arg_ALSO_FOR_ENGINE)
+      if(NOT "${LLGO_WASM_ENGINE_${_engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
+        list(APPEND _extensions "${LLGO_WASM_ENGINE_${_engine}_EXTENSION}")
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES _extensions)
   endif()
   foreach(_extension IN LISTS _extensions)
     _llgo_wasm_program_name(_exe "${name}" "${_extension}")
