@@ -10,6 +10,7 @@
 #include "llgo_wasm/asyncify_analysis.hpp"
 #include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/child_process.hpp"
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 #include "llgo_wasm/wasm_opt_discovery.hpp"
 
@@ -153,6 +154,80 @@ TEST_F(AsyncifyAnalysisTest, EmscriptenAsyncImportsAndInvokes) {
   AsyncifyAnalysisOptions no_fibers{{"env.invoke_*"}, {"env.invoke_*"}};
   EXPECT_EQ(can_switch(module, no_fibers), Names{});
   EXPECT_TRUE(analyse_asyncify(module, no_fibers).instruments_nothing());
+}
+
+// What emcc links with -sASYNCIFY=1 (DYNCALLS=1): the table is exported, and so is one
+// dynCall_<sig> per table signature, which calls the table entry it is given; each has one more
+// parameter than the signatures it calls, so dynCall_vi has the signature of stdio's write-like
+// callbacks (here $write, called by $fwrite).
+const char* const emscripten_dyncall_module = R"((module
+    (type $v_i (func (param i32)))
+    (type $v_ii (func (param i32 i32)))
+    (import "asyncify" "start_unwind" (func $start_unwind (param i32)))
+    (import "asyncify" "stop_unwind" (func $stop_unwind))
+    (import "asyncify" "start_rewind" (func $start_rewind (param i32)))
+    (import "asyncify" "stop_rewind" (func $stop_rewind))
+    (table $t 3 3 funcref)
+    (export "__indirect_function_table" (table $t))
+    (elem (i32.const 1) $goroutine_entry $write)
+    (func $suspend (call $start_unwind (i32.const 0)))
+    (func $goroutine_entry (type $v_i) (call $suspend))
+    (func $write (type $v_ii))
+    (func $fwrite (param i32) (call_indirect (type $v_ii) (local.get 0) (i32.const 0) (i32.const 2)))
+    (func $spawn (param i32) (call_indirect (type $v_i) (local.get 0) (i32.const 1)))
+    (func $exported_yield (export "exported_yield") (param i32 i32) (call $suspend))
+    (func $dynCall_vi (export "dynCall_vi") (param i32 i32) (call_indirect (type $v_i) (local.get 1) (local.get 0)))
+    (func $main (export "main") (call $fwrite (i32.const 0)) (call $spawn (i32.const 1))))
+)";
+
+TEST_F(AsyncifyAnalysisTest, ExportsTheHostOnlyHoldsWrappersOfDoNotEscape) {
+  WasmModuleSummary module = assemble(emscripten_dyncall_module);
+  // Any host that can write the exported table might store dynCall_vi or exported_yield in it:
+  // then stdio's $fwrite could call them, and it and $main switch.
+  EXPECT_EQ(can_switch(module), (Names{"suspend", "goroutine_entry", "spawn", "exported_yield", "dynCall_vi", "fwrite", "main"}));
+  // Emscripten's Asyncify glue hands JavaScript only wrappers of the exports: what it stores in
+  // the table is host code, and an export escapes only through the module's own references.
+  AsyncifyAnalysisOptions wrapped;
+  wrapped.host_holds_only_export_wrappers = true;
+  // Everything that can still switch is kept: the switching export itself (the host calls
+  // it), the trampoline the host calls with a goroutine entry, the entry reached only through
+  // the table, and its callers through the table.
+  EXPECT_EQ(can_switch(module, wrapped), (Names{"suspend", "goroutine_entry", "spawn", "exported_yield", "dynCall_vi", "main"}));
+}
+
+TEST_F(AsyncifyAnalysisTest, AnExportInTheModulesOwnTableStillEscapesUnderWrappers) {
+  // exported_yield is also in an element segment: a reference the module made itself, which a
+  // call_indirect of its signature can reach whatever the host holds.
+  WasmModuleSummary module = assemble(R"((module
+    (type $v_ii (func (param i32 i32)))
+    (import "asyncify" "start_unwind" (func $start_unwind (param i32)))
+    (table $t 2 2 funcref)
+    (export "__indirect_function_table" (table $t))
+    (elem (i32.const 1) $exported_yield)
+    (func $exported_yield (export "exported_yield") (type $v_ii) (call $start_unwind (i32.const 0)))
+    (func $fwrite (param i32) (call_indirect (type $v_ii) (local.get 0) (i32.const 0) (i32.const 1))))
+  )");
+  AsyncifyAnalysisOptions wrapped;
+  wrapped.host_holds_only_export_wrappers = true;
+  EXPECT_EQ(can_switch(module, wrapped), (Names{"exported_yield", "fwrite"}));
+}
+
+TEST_F(AsyncifyAnalysisTest, TheEmscriptenShimTreatsExportsAsWrapped) {
+  // The shim as emcc runs it (--asyncify, emcc's async imports), with a stand-in for the real
+  // wasm-opt: its report must not count stdio's $fwrite, reached only through a dynCall export.
+  assemble(emscripten_dyncall_module);
+  const fs::path report = scratch / "report.json", out = scratch / "out.wasm";
+  const int status = run_emscripten_wasm_opt_shim(
+      {"/bin/true", report.string(), "-O2", "--asyncify",
+       "--pass-arg=asyncify-imports@env.invoke_*,*.emscripten_fiber_swap", module_path.string(), "-o", out.string()});
+  EXPECT_EQ(status, 0);
+  auto read = read_asyncify_report(report.string());
+  ASSERT_TRUE(read.has_value());
+  ASSERT_TRUE(read->analysed) << read->fallback_reason;
+  EXPECT_EQ(Names(read->can_switch_names.begin(), read->can_switch_names.end()),
+            (Names{"suspend", "goroutine_entry", "spawn", "exported_yield", "dynCall_vi", "main"}));
+  auto list = link_test::read_file(fs::path(report.string() + ".list"));
+  EXPECT_NE(std::string(list.begin(), list.end()).find("fwrite\n"), std::string::npos);
 }
 
 TEST_F(AsyncifyAnalysisTest, NarrowingArgumentsForAProgramThatCannotSwitch) {

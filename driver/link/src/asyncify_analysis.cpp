@@ -182,7 +182,7 @@ AsyncifyAnalysis analyse_asyncify(const WasmModuleSummary& module, const Asyncif
   for (const auto& entry : module.exports) {
     if (entry.kind == WasmExternalKind::function && type_has_reference(check_function(entry.index))) host_hands_references = true;
   }
-  if (host_hands_references) {
+  if (host_hands_references && !options.host_holds_only_export_wrappers) {
     for (const auto& entry : module.exports) {
       if (entry.kind == WasmExternalKind::function) escaped[check_function(entry.index)] = true;
     }

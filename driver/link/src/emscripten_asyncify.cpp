@@ -87,7 +87,10 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
     if (starts_with(pattern, "env.invoke_")) table_calls.push_back(pattern);  // JS calls the table entry
   }
   try {
-    AsyncifyAnalysis analysis = analyse_asyncify(read_wasm_module_file(inputs.front()), {switch_imports, table_calls, user_remove});
+    // emcc runs --asyncify only for -sASYNCIFY=1, whose glue hands JavaScript wrappers of the
+    // exports, never the exported functions: what JavaScript puts in the table is host code.
+    AsyncifyAnalysis analysis = analyse_asyncify(read_wasm_module_file(inputs.front()),
+                                                 {switch_imports, table_calls, user_remove, true});
     report = report_of(analysis);
     report.asyncify_needed = true;  // emcc's pass runs whatever we say; it just instruments less
     std::vector<std::string> listed = user_remove;

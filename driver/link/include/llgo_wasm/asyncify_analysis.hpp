@@ -12,8 +12,10 @@
 // segment (active, passive or declarative: table.init, table.set, table.grow and table.fill
 // can only store references that exist), it is a ref.func operand, or, when the host can hand
 // the module references (a table is imported or exported, or a reference type crosses an
-// import, an export or a global), it is exported.  Functions the host itself puts in a shared
-// table are host code: like every import not listed as a switch point, they do not switch.
+// import, an export or a global), it is exported, unless the host only ever holds wrappers of
+// the exports (`host_holds_only_export_wrappers`: Emscripten's Asyncify glue).  Functions the
+// host itself puts in a shared table are host code: like every import not listed as a switch
+// point, they do not switch.
 //
 // Switch points are the imports listed in `switch_imports` (Binaryen's asyncify.start_unwind
 // and asyncify.stop_rewind always are).  A function can switch when an edge leads from it to a
@@ -50,6 +52,13 @@ struct AsyncifyAnalysisOptions {
   // Patterns of defined functions declared never to switch (a remove-list the caller was given):
   // like Binaryen, the walk neither marks them nor goes on to their callers through them.
   std::vector<std::string> never_switch;
+  // True when the host never holds a reference to an exported function itself, only host
+  // functions that call it, so whatever the host stores in a shared table is host code and an
+  // export escapes only as any other function does (element segments, ref.func).  So it is
+  // under emcc's -sASYNCIFY=1 glue: Asyncify.instrumentWasmExports replaces every exported
+  // function by a JavaScript wrapper before any other JavaScript sees the exports (and
+  // Emscripten's Asyncify needs every entry to go through those wrappers).
+  bool host_holds_only_export_wrappers = false;
 };
 
 struct AsyncifyAnalysis {

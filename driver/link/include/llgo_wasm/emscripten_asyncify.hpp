@@ -10,7 +10,9 @@
 // that cannot switch to Binaryen's remove-list (what -sASYNCIFY_REMOVE becomes), then runs the
 // real wasm-opt.  A remove-list stays correct even though emcc optimises (-O2) before
 // --asyncify in the same run: functions the optimiser makes or renames are not on the list, so
-// Binaryen's own analysis covers them.  invoke_* imports are modelled as calls into the table.
+// Binaryen's own analysis covers them.  invoke_* imports are modelled as calls into the table;
+// exports escape only through the module's own references, since the -sASYNCIFY=1 glue hands
+// JavaScript wrappers of them, never the exported functions (host_holds_only_export_wrappers).
 // The shim leaves a report (counts and names) for the driver's -v and --print-asyncify-list.
 // Every wasm-opt run without --asyncify, and any run the shim cannot analyse, is passed through
 // unchanged.  Limits: Linux (/proc/self/exe names the driver); an ASYNCIFY_ONLY list given by
