@@ -44,7 +44,14 @@ std::string planned_compiler(const ResolvedTarget& target, const char* cc, std::
   unsetenv("LLGO_WASM_ROOT");
   unsetenv("CC");
   EXPECT_EQ(status, 0) << output;
-  return nlohmann::json::parse(output)["steps"][0]["tool"].get<std::string>();
+  // The link step: under Emscripten with emcc's Binaryen found (emcc on PATH), a binaryen-shim
+  // step comes first.
+  const nlohmann::json plan = nlohmann::json::parse(output);
+  for (const auto& step : plan["steps"]) {
+    if (step["name"] == "link") return step["tool"].get<std::string>();
+  }
+  ADD_FAILURE() << "no link step in " << output;
+  return "";
 }
 
 }  // namespace

@@ -136,6 +136,30 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
   EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
 }
 
+TEST(LinkPlan, DebugInformationOnlyWhenTheLinkLineAsksForIt) {
+  EXPECT_FALSE(link_line_keeps_debug_info({"a.o", "-lm"}));
+  EXPECT_TRUE(link_line_keeps_debug_info({"-g", "a.o"}));
+  EXPECT_TRUE(link_line_keeps_debug_info({"-gdwarf-4"}));
+  EXPECT_FALSE(link_line_keeps_debug_info({"-g", "-g0"}));  // the last one decides, as for clang
+  EXPECT_TRUE(link_line_keeps_debug_info({"-g0", "-g2"}));
+  EXPECT_FALSE(link_line_keeps_debug_info({"-gno-column-info", "-gz"}));  // modifiers ask for nothing
+
+  // Release (no -g): the libraries' DWARF is left out at the link, and wasm-opt gets no -g.
+  auto release = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-O2", "-o", "app.wasm"}), tools(), naming());
+  EXPECT_TRUE(contains(release.steps[0].command, "-Wl,--strip-debug"));
+  EXPECT_FALSE(contains(release.steps[2].command, "-g"));
+  // Debug: DWARF kept, and Binaryen rewrites it for the code it changes.
+  auto debug = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-O0", "-g", "-o", "app.wasm"}), tools(), naming());
+  EXPECT_FALSE(contains(debug.steps[0].command, "-Wl,--strip-debug"));
+  EXPECT_TRUE(contains(debug.steps[2].command, "-g"));
+  // No wasm-opt step (P1T): still no DWARF without -g.
+  auto threads = build_link_plan(resolved_p1t(), parse_link_arguments({"main.o", "-o", "app.wasm"}), tools(), naming());
+  EXPECT_TRUE(contains(threads.steps[0].command, "-Wl,--strip-debug"));
+  // Archives are not linked.
+  auto archive = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "archive", "a.o", "-o", "a.a"}), tools(), naming());
+  EXPECT_FALSE(contains(archive.steps[0].command, "-Wl,--strip-debug"));
+}
+
 TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   auto wide = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--no-asyncify-narrowing"}), tools(), naming());
   ASSERT_EQ(wide.steps.size(), 4u);  // no analysis

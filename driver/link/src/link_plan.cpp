@@ -146,6 +146,17 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
   return (output.parent_path() / name).string();
 }
 
+// Whether the link line asks for debug information: its last -g flag, unless that is -g0
+// (-gno-* and -gz* only modify what another -g asks for).
+bool link_line_keeps_debug_info(const std::vector<std::string>& line) {
+  bool keep = false;
+  for (const auto& flag : line) {
+    if (flag.rfind("-g", 0) != 0 || flag.rfind("-gno-", 0) == 0 || flag.rfind("-gz", 0) == 0) continue;
+    keep = flag != "-g0";
+  }
+  return keep;
+}
+
 // The level the link line gave, else the descriptor's default (a note says so).
 static std::optional<std::string> link_optimization_level(const TargetSpec& spec, const LinkArguments& arguments,
                                                           std::vector<std::string>& notes) {
@@ -262,6 +273,13 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
                link.end());
     plan.notes.push_back("Asyncify off (--asyncify none): -sASYNCIFY and its settings removed from the emcc line");
   }
+  // Without -g no DWARF reaches the module: wasm-ld would copy the libraries' own (the sysroot's
+  // wasi-libc carries it), which wasm-opt then passes on unrewritten, stale, and larger than the
+  // code (a 64 KB core module linked at 307 KB). The name section stays (the analysis reads it).
+  const bool keep_debug_info = link_line_keeps_debug_info(arguments.link_line);
+  if (wasi && !emscripten && arguments.kind == LinkOutputKind::executable && !keep_debug_info) {
+    link.push_back("-Wl,--strip-debug");
+  }
   if (post_link && sysroot && !link_triple.empty()) {
     // LLVM 19 lowers setjmp/longjmp to legacy EH and calls into wasi-libc's libsetjmp.
     std::error_code ignored;
@@ -340,6 +358,8 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     if (auto removal = remove_internal_exports_flag(chosen_context_merge(spec)); merge && removal) wasm_opt.push_back(*removal);
     const size_t asyncify_arguments_at = wasm_opt.size();
     if (auto wasm_opt_flag = level ? wasm_opt_level(*level) : std::nullopt) wasm_opt.push_back(*wasm_opt_flag);
+    // With -g, Binaryen keeps the name section and rewrites the DWARF for the code it changed.
+    if (keep_debug_info) wasm_opt.push_back("-g");
     // Order is fixed: Asyncify cannot read exnref, so translate only after instrumenting.
     if (translate_exceptions) wasm_opt.push_back("--translate-to-exnref");
     wasm_opt.push_back("-o");

@@ -96,6 +96,11 @@ struct TemporaryNaming {
 std::string temporary_path(const std::string& output_path, const std::string& role,
                            const TemporaryNaming& naming);
 
+// Does the link line ask for debug information (its last -g flag, unless -g0)?  Without it a
+// WASI executable is linked with -Wl,--strip-debug; with it the wasm-opt step gets -g (names
+// kept, DWARF rewritten for the optimised code).
+bool link_line_keeps_debug_info(const std::vector<std::string>& line);
+
 // Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
 bool needs_post_link_asyncify(const ResolvedTarget& target);
 // Does its chosen context merge modules into executables (then wasm-merge and a wasm-opt step
