@@ -16,14 +16,15 @@
  *   yield   ns per llgo_gosched (one switch to the next goroutine), with every goroutine
  *           DEPTH frames deep when it yields: Asyncify unwinds and rewinds all of them;
  *           timed from the moment all goroutines run to the moment the last one finishes.
- *   spawn   ns per serial goroutine lifecycle: llgo_go, switch in, exit, switch back to main.
+ *   spawn   ns per serial goroutine lifecycle: llgo_go, switch in, exit, switch back to the
+ *           spawning goroutine (not main: see run_measured).
  *   parked  bytes of linear memory (wasm: memory.size; native: virtual size from
  *           /proc/self/statm) added per goroutine while COUNT goroutines are parked at once,
  *           each DEPTH frames deep (a frame as in yield: one address-taken local).
  *   pingpong ns per round trip of one value over an unbuffered channel and back (two
- *           goroutines: main sends on one channel, the echo goroutine answers on another).
+ *           goroutines: one sends on one channel, the echo goroutine answers on another).
  *   buffered ns per value sent through a channel of capacity 128 from a producer goroutine
- *           to main.
+ *           to a consumer goroutine (both measured sides run outside main: see run_measured).
  *   select  ns per select over 4 receive cases that are all ready (each channel holds more
  *           values than the run takes), so every select picks one at random and proceeds.
  *   sleepers wall and CPU ms for G goroutines (16 KiB stacks) that each sleep SLEEP_US
@@ -192,6 +193,22 @@ static int bench_yield(long goroutines, long depth, long yields, long reps) {
   return 0;
 }
 
+/* The measured side of the spawn and channel benchmarks runs in a goroutine of its own, with a
+ * small frame, as the yield workers do: program_main has every benchmark inlined into it (LLVM and Binaryen
+ * inline a function called once: 50 locals and one large stack frame on P1), and a goroutine
+ * parked in it would save and copy all of that at every switch, a cost of this harness rather
+ * than of channels. Main waits for it on a channel. */
+static struct {
+  long rounds, reps; /* spawn, buffered: COUNT, REPS; pingpong: ROUNDS, REPS */
+  llgo_chan *done;
+} measured;
+
+static void run_measured(llgo_go_fn side) {
+  measured.done = llgo_chan_make(0, 0);
+  llgo_go(side, NULL);
+  llgo_chan_recv(measured.done, NULL);
+}
+
 /* ---- spawn+exit ----------------------------------------------------------------------- */
 
 static long spawn_finished;
@@ -200,19 +217,28 @@ static void spawn_body(void *arg) {
   spawn_finished++;
 }
 
-static int bench_spawn(long count, long reps) {
-  for (long r = 0; r < reps; r++) {
+static void spawner(void *unused) {
+  (void)unused;
+  long count = measured.rounds;
+  for (long r = 0; r < measured.reps; r++) {
     spawn_finished = 0;
     uint64_t t0 = now_ns();
     for (long i = 0; i < count; i++) {
       llgo_go(spawn_body, NULL);
-      llgo_gosched(); /* FIFO: the new goroutine runs and exits, then main is next */
+      llgo_gosched(); /* FIFO: the new goroutine runs and exits, then the spawner is next */
     }
     uint64_t t1 = now_ns();
-    if (spawn_finished != count) fail("spawn: a goroutine did not run before main resumed");
+    if (spawn_finished != count) fail("spawn: a goroutine did not run before the spawner resumed");
     printf("RESULT {\"bench\":\"spawn\",\"count\":%ld,\"ns\":%.3f,\"contexts_created\":%llu}\n", count,
            (double)(t1 - t0) / (double)count, (unsigned long long)llgo_test_contexts_created());
   }
+  llgo_chan_send(measured.done, NULL);
+}
+
+static int bench_spawn(long count, long reps) {
+  measured.rounds = count;
+  measured.reps = reps;
+  run_measured(spawner);
   return 0;
 }
 
@@ -286,11 +312,10 @@ static void echo(void *unused) {
   }
 }
 
-static int bench_pingpong(long rounds, long reps) {
-  ping = llgo_chan_make(sizeof(long), 0);
-  pong = llgo_chan_make(sizeof(long), 0);
-  llgo_go(echo, NULL);
-  for (long r = 0; r < reps; r++) {
+static void pinger(void *unused) {
+  (void)unused;
+  long rounds = measured.rounds;
+  for (long r = 0; r < measured.reps; r++) {
     long v = 0;
     uint64_t t0 = now_ns();
     for (long i = 0; i < rounds; i++) {
@@ -301,6 +326,16 @@ static int bench_pingpong(long rounds, long reps) {
     if (v != rounds) fail("pingpong: the echo lost a value");
     printf("RESULT {\"bench\":\"pingpong\",\"rounds\":%ld,\"ns\":%.3f}\n", rounds, (double)(t1 - t0) / (double)rounds);
   }
+  llgo_chan_send(measured.done, NULL);
+}
+
+static int bench_pingpong(long rounds, long reps) {
+  ping = llgo_chan_make(sizeof(long), 0);
+  pong = llgo_chan_make(sizeof(long), 0);
+  llgo_go(echo, NULL);
+  measured.rounds = rounds;
+  measured.reps = reps;
+  run_measured(pinger);
   llgo_chan_close(ping);
   return 0;
 }
@@ -313,10 +348,10 @@ static void producer(void *unused) {
   for (long i = 1; i <= stream_count; i++) llgo_chan_send(stream, &i);
 }
 
-static int bench_buffered(long count, long reps) {
-  stream = llgo_chan_make(sizeof(long), 128);
-  stream_count = count;
-  for (long r = 0; r < reps; r++) {
+static void consumer(void *unused) {
+  (void)unused;
+  long count = measured.rounds;
+  for (long r = 0; r < measured.reps; r++) {
     int64_t sum = 0; /* 2,000,000 values add up past a 32-bit long (wasm32) */
     long v;
     uint64_t t0 = now_ns();
@@ -329,6 +364,15 @@ static int bench_buffered(long count, long reps) {
     if (sum != (int64_t)count * (count + 1) / 2) fail("buffered: values lost or reordered");
     printf("RESULT {\"bench\":\"buffered\",\"count\":%ld,\"ns\":%.3f}\n", count, (double)(t1 - t0) / (double)count);
   }
+  llgo_chan_send(measured.done, NULL);
+}
+
+static int bench_buffered(long count, long reps) {
+  stream = llgo_chan_make(sizeof(long), 128);
+  stream_count = count;
+  measured.rounds = count;
+  measured.reps = reps;
+  run_measured(consumer);
   return 0;
 }
 
