@@ -103,8 +103,8 @@ endfunction()
 
 # The ctest cases of program <name> built for backend <ctx>, on every engine of the target that is
 # not sampled (on a sampled one: its SAMPLED_ENGINE_CASES). Needs the target facts
-# (LlgoWasmTargetFacts.cmake) and llgo_wasm_program_for (fixtures.cmake). Extra test properties: PROPERTIES ...; extra check_run.py options for every
-# case: CHECK_OPTIONS ...
+# (LlgoWasmTargetFacts.cmake), llgo_wasm_program_for (fixtures.cmake) and LlgoWasmRunTest.cmake.
+# Extra test properties: PROPERTIES ...; extra check_run.py options for every case: CHECK_OPTIONS ...
 function(llgo_add_test_program_cases name ctx)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
   get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
@@ -141,12 +141,7 @@ function(llgo_add_test_program_cases name ctx)
     llgo_wasm_program_for(program ${name}_${cid} ${engine})
     llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
     set(prefix ${name}.${variant}.${engine}.${ctx})
-    set(engine_env "") # what the engine's runner needs (LlgoWasmRunTest.cmake: a browser's location)
-    foreach(label IN LISTS LLGO_WASM_ENGINE_${engine}_LABELS)
-      foreach(e IN LISTS LLGO_WASM_LABEL_ENVIRONMENT_${label})
-        list(APPEND engine_env "--env=${e}")
-      endforeach()
-    endforeach()
+    llgo_wasm_engine_env_options(engine_env ${engine}) # LlgoWasmRunTest.cmake
     set(tests "")
     if(NOT sampled)
       set(tests ${prefix}.--list)
