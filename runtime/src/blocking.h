@@ -91,6 +91,9 @@ void llgo_timers_pending_changed(int pending);
  * goroutines keep the worker busy, and the scheduler's idle hook waits for the
  * rest; pthread backend: nothing, a thread does it). Not under the lock. */
 void llgo_timers_poll(void);
+/* Whether llgo_sleep leaves its deadline to the next clock reading (single
+ * worker: 1; see timer.c, "Sleep") or reads the clock itself (pthread: 0). */
+int llgo_sleep_defers_deadline(void);
 
 /* Pthread backend only (proc_pthread.c): one more / one fewer running
  * goroutine for deadlock detection; the release that leaves none is fatal. */
@@ -119,9 +122,15 @@ void llgo_idle_hook_needed(void);
 
 /* ---- timer.c, for the backends ---- */
 
-/* Under the lock: the earliest deadline, or -1 if no timer is pending. */
+/* Under the lock: the earliest deadline, or -1 if no timer is pending, or 0
+ * while a Sleep waits for its deadline (check the clock now: reading it with
+ * llgo_timers_stamp or llgo_timers_run_due gives the deadline). */
 int64_t llgo_timers_earliest(void);
-/* Not under the lock: runs every timer due at `now`; returns how many fired. */
+/* Not under the lock: gives every Sleep started since the last clock reading
+ * its deadline, now + its duration. */
+void llgo_timers_stamp(int64_t now);
+/* Not under the lock: stamps (as above), then runs every timer due at `now`;
+ * returns how many fired. */
 int llgo_timers_run_due(int64_t now);
 
 /* ---- fastrand.c ---- */

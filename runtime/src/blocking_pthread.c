@@ -35,6 +35,7 @@ void llgo_park_unlock(void) {
 }
 
 void llgo_timers_poll(void) {}
+int llgo_sleep_defers_deadline(void) { return 0; }
 
 void llgo_timers_pending_changed(int pending) {
   if (pending) {

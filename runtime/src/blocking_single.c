@@ -6,7 +6,9 @@
  * the host loop, which only then runs anyone else).
  *
  * Timers fire on the worker itself: llgo_timers_poll at channel, select and
- * semaphore operations (cheap while no timer is pending), and the scheduler's
+ * semaphore operations (cheap while no timer is pending) and, as the host
+ * loop's tick hook, every LLGO_SCHED_TICK_DISPATCHES dispatches (so goroutines
+ * that only yield cannot starve a timer), and the scheduler's
  * idle hook (scheduler.h), installed when the first timer starts or the first
  * host wait begins: when the run queue is empty the host loop calls it on the
  * system stack; it fires due timers, or hands the time until the next deadline
@@ -52,12 +54,17 @@ void llgo_timers_poll(void) {
   }
 }
 
+/* The worker reads the clock at the scheduling points above anyway (and the
+ * host loop polls every few dispatches), so a Sleep need not: see timer.c. */
+int llgo_sleep_defers_deadline(void) { return 1; }
+
 /* Nothing runnable: fire what is due, else wait in the platform until the
  * next timer or a host event (the host loop then runs whatever that readied),
  * or go back to the host's event loop, or, with nothing pending, a deadlock. */
 static llgo_sched_idle_action idle(void) {
-  int64_t earliest = llgo_timers_earliest();
   int64_t now = llgo_nanotime();
+  llgo_timers_stamp(now);
+  int64_t earliest = llgo_timers_earliest();
   if (earliest >= 0 && earliest <= now) {
     fire_due(now);
     return LLGO_SCHED_IDLE_RUN_AGAIN;
@@ -83,6 +90,7 @@ void llgo_idle_hook_needed(void) {
   if (!idle_hook_installed) {
     idle_hook_installed = 1;
     llgo_sched_set_idle_hook(idle);
+    llgo_sched_set_tick_hook(llgo_timers_poll);
   }
 }
 

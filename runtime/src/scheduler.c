@@ -56,6 +56,8 @@ static struct {
   sched_g *all_goroutines; /* every record ever made; records are pooled, never freed */
   uint64_t contexts_created;
   llgo_sched_idle_hook idle_hook;
+  llgo_sched_tick_hook tick_hook;
+  unsigned dispatches_to_tick; /* counts down to the next tick_hook call */
   uint64_t m_id;
   int64_t p_id;
   int p_status;
@@ -276,12 +278,21 @@ llgo_sched_state llgo_sched_run(void) {
       die_of_deadlock();
     }
     run(next);
+    if (sched.tick_hook != NULL && --sched.dispatches_to_tick == 0) {
+      sched.dispatches_to_tick = LLGO_SCHED_TICK_DISPATCHES;
+      sched.tick_hook();
+    }
   }
   sched.p_status = LLGO_P_IDLE;
   return LLGO_SCHED_MAIN_RETURNED;
 }
 
 void llgo_sched_set_idle_hook(llgo_sched_idle_hook hook) { sched.idle_hook = hook; }
+
+void llgo_sched_set_tick_hook(llgo_sched_tick_hook hook) {
+  sched.tick_hook = hook;
+  sched.dispatches_to_tick = LLGO_SCHED_TICK_DISPATCHES;
+}
 
 int llgo_sched_main_status(void) { return sched.main_status; }
 

@@ -63,6 +63,14 @@ typedef llgo_sched_idle_action (*llgo_sched_idle_hook)(void);
  * loop). NULL (the default) means "nothing else can happen": deadlock. */
 void llgo_sched_set_idle_hook(llgo_sched_idle_hook hook);
 
+/* Installs a hook the host loop calls, on the system stack, once every
+ * LLGO_SCHED_TICK_DISPATCHES goroutine dispatches (blocking_single.c: fire due
+ * timers). Go's schedule() checks timers at every dispatch; here a clock
+ * reading is a host call on wasm, so every 64th. NULL: none. */
+#define LLGO_SCHED_TICK_DISPATCHES 64
+typedef void (*llgo_sched_tick_hook)(void);
+void llgo_sched_set_tick_hook(llgo_sched_tick_hook hook);
+
 /* Test-only (single worker): put `g` in the run queue without checking or
  * changing its status, so a test can prove that resuming a dead G is fatal. */
 void llgo_test_enqueue_unchecked(llgo_g *g);

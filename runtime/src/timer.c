@@ -1,8 +1,9 @@
 //llgo:build llgo
 /*
- * timer.c - the runtime's timers (Go's runtime/time.go of Go 1.19): one binary
- * min-heap ordered by deadline (ties in start order), under the runtime lock,
- * and on top of it Sleep, time.After, NewTimer, NewTicker and AfterFunc.
+ * timer.c - the runtime's timers (Go's runtime/time.go of Go 1.19): a four-ary
+ * min-heap ordered by deadline (ties in start order) plus a lane, a list for
+ * the usual case of deadlines started in order, under the runtime lock, and
+ * on top of it Sleep, time.After, NewTimer, NewTicker and AfterFunc.
  *
  * Who fires them is the backend's business (blocking.h): on the single worker,
  * the scheduler's idle hook when nothing is runnable (waiting for the next deadline without
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOT_IN_HEAP ((size_t)-1)
+#define NOT_IN_HEAP ((size_t)-1) /* stopped or fired */
+#define IN_LANE ((size_t)-2)     /* pending, in the lane */
+#define UNSTAMPED ((size_t)-3)   /* pending, a Sleep waiting for its deadline */
 #define MAX_WHEN INT64_MAX
 
 struct llgo_timer {
@@ -28,8 +31,10 @@ struct llgo_timer {
   int64_t period;
   llgo_timer_fn fn;
   void *arg;
-  size_t heap_index; /* NOT_IN_HEAP when stopped or fired */
+  int64_t duration;  /* UNSTAMPED: the Sleep's duration */
+  size_t heap_index; /* its heap slot, IN_LANE, UNSTAMPED, or NOT_IN_HEAP when stopped or fired */
   uint64_t sequence; /* start order: ties fire first-started first */
+  struct llgo_timer *lane_prev, *lane_next; /* the lane or the unstamped list */
   int running;       /* its function is running */
   int free_after_run;
   llgo_go_fn go_fn; /* AfterFunc: the goroutine to start */
@@ -37,9 +42,18 @@ struct llgo_timer {
   struct llgo_timer *pool_next;
 };
 
+/* A heap slot: the timer with its key, so sifting never reads a record. */
+typedef struct {
+  int64_t when;
+  uint64_t sequence; /* start order: ties fire first-started first */
+  llgo_timer *timer;
+} heap_entry;
+
 static struct {
-  llgo_timer **heap;
+  heap_entry *heap;
   size_t length, capacity;
+  llgo_timer *lane_head, *lane_tail; /* deadlines in start order, never decreasing */
+  llgo_timer *unstamped_head, *unstamped_tail; /* Sleeps without a deadline yet */
   uint64_t next_sequence;
   int reported_pending; /* what llgo_timers_pending_changed last said */
   llgo_timer *pool;     /* freed records, reused (a sleep needs one each time) */
@@ -53,61 +67,65 @@ int64_t llgo_when(int64_t d) {
   return d > MAX_WHEN - now ? MAX_WHEN : now + d;
 }
 
-/* ---- the heap (under the lock) ---- */
+/* ---- the heap (under the lock) ----
+ * Four-ary, as Go's timer heap: half the levels of a binary heap for two more
+ * comparisons per level, which are cheap because each entry carries its own
+ * key (deadline, start order). Sifting reads only the heap array; it writes
+ * the moved timer's heap_index but never reads a timer record, so 10,000
+ * pending sleeps cost a few cache lines per pop, not a pointer chase per
+ * level. */
 
-static int fires_before(const llgo_timer *a, const llgo_timer *b) {
+#define HEAP_ARITY 4
+
+static int fires_before(const heap_entry *a, const heap_entry *b) {
   return a->when < b->when || (a->when == b->when && a->sequence < b->sequence);
 }
 
-static void heap_set(size_t index, llgo_timer *t) {
-  timers.heap[index] = t;
-  t->heap_index = index;
+static void heap_set(size_t index, heap_entry entry) {
+  timers.heap[index] = entry;
+  entry.timer->heap_index = index;
 }
 
 static void sift_up(size_t index) {
-  llgo_timer *t = timers.heap[index];
+  heap_entry moving = timers.heap[index];
   while (index > 0) {
-    size_t parent = (index - 1) / 2;
-    if (!fires_before(t, timers.heap[parent])) {
+    size_t parent = (index - 1) / HEAP_ARITY;
+    if (!fires_before(&moving, &timers.heap[parent])) {
       break;
     }
     heap_set(index, timers.heap[parent]);
     index = parent;
   }
-  heap_set(index, t);
+  heap_set(index, moving);
 }
 
 static void sift_down(size_t index) {
-  llgo_timer *t = timers.heap[index];
+  heap_entry moving = timers.heap[index];
   for (;;) {
-    size_t child = 2 * index + 1;
-    if (child >= timers.length) {
+    size_t first = HEAP_ARITY * index + 1;
+    if (first >= timers.length) {
       break;
     }
-    if (child + 1 < timers.length && fires_before(timers.heap[child + 1], timers.heap[child])) {
-      child++;
+    size_t last = first + HEAP_ARITY < timers.length ? first + HEAP_ARITY : timers.length;
+    size_t best = first;
+    for (size_t child = first + 1; child < last; child++) {
+      if (fires_before(&timers.heap[child], &timers.heap[best])) {
+        best = child;
+      }
     }
-    if (!fires_before(timers.heap[child], t)) {
+    if (!fires_before(&timers.heap[best], &moving)) {
       break;
     }
-    heap_set(index, timers.heap[child]);
-    index = child;
+    heap_set(index, timers.heap[best]);
+    index = best;
   }
-  heap_set(index, t);
+  heap_set(index, moving);
 }
 
-static void note_pending(void) {
-  int pending = timers.length > 0;
-  if (pending != timers.reported_pending) {
-    timers.reported_pending = pending;
-    llgo_timers_pending_changed(pending);
-  }
-}
-
-static void heap_push(llgo_timer *t) {
+static void heap_insert(llgo_timer *t) {
   if (timers.length == timers.capacity) {
     size_t capacity = timers.capacity == 0 ? 64 : timers.capacity * 2;
-    llgo_timer **grown = llgo_runtime_alloc(capacity * sizeof *grown);
+    heap_entry *grown = llgo_runtime_alloc(capacity * sizeof *grown);
     if (grown == NULL) {
       llgo_fatal("out of memory allocating the timer heap");
     }
@@ -118,27 +136,130 @@ static void heap_push(llgo_timer *t) {
     timers.heap = grown;
     timers.capacity = capacity;
   }
-  t->sequence = timers.next_sequence++;
-  heap_set(timers.length++, t);
+  heap_entry entry = {t->when, t->sequence, t};
+  heap_set(timers.length++, entry);
   sift_up(t->heap_index);
-  if (timers.heap[0] == t) {
-    llgo_timers_changed();
-  }
 }
 
-static void heap_remove(llgo_timer *t) {
+static void heap_delete(llgo_timer *t) {
   size_t index = t->heap_index;
-  llgo_timer *last = timers.heap[--timers.length];
+  heap_entry last = timers.heap[--timers.length];
   t->heap_index = NOT_IN_HEAP;
-  if (last == t) {
+  if (last.timer == t) {
     return;
   }
   heap_set(index, last);
   sift_down(index);
-  sift_up(last->heap_index);
+  sift_up(last.timer->heap_index);
 }
 
-int64_t llgo_timers_earliest(void) { return timers.length == 0 ? -1 : timers.heap[0]->when; }
+/* ---- the lane ----
+ * Most programs start their timers with a few fixed durations (a Sleep in a
+ * loop, a ticker, the same timeout on every request), so each new deadline is
+ * usually no earlier than the one started just before it. Such a timer goes
+ * to the tail of a list kept in deadline order (a lane, libevent's "common
+ * timeouts" without the bookkeeping): starting, stopping and firing it cost
+ * O(1). A timer that would break the order goes to the heap; the next timer
+ * to fire is the earlier of the heap's root and the lane's head. */
+
+static void list_append(llgo_timer **head, llgo_timer **tail, llgo_timer *t) {
+  t->lane_next = NULL;
+  t->lane_prev = *tail;
+  if (*tail != NULL) {
+    (*tail)->lane_next = t;
+  } else {
+    *head = t;
+  }
+  *tail = t;
+}
+
+static void list_unlink(llgo_timer **head, llgo_timer **tail, llgo_timer *t) {
+  if (t->lane_prev != NULL) {
+    t->lane_prev->lane_next = t->lane_next;
+  } else {
+    *head = t->lane_next;
+  }
+  if (t->lane_next != NULL) {
+    t->lane_next->lane_prev = t->lane_prev;
+  } else {
+    *tail = t->lane_prev;
+  }
+  t->heap_index = NOT_IN_HEAP;
+}
+
+/* ---- the pending timers: heap and lane ---- */
+
+/* The next timer to fire, or NULL. */
+static llgo_timer *queue_first(void) {
+  llgo_timer *lane = timers.lane_head;
+  if (timers.length == 0) {
+    return lane;
+  }
+  const heap_entry *root = &timers.heap[0];
+  if (lane == NULL || root->when < lane->when ||
+      (root->when == lane->when && root->sequence < lane->sequence)) {
+    return root->timer;
+  }
+  return lane;
+}
+
+static int queue_empty(void) {
+  return timers.length == 0 && timers.lane_head == NULL && timers.unstamped_head == NULL;
+}
+
+static void queue_push(llgo_timer *t) {
+  t->sequence = timers.next_sequence++;
+  /* MAX_WHEN (never) stays out of the lane: at its tail it would send every
+   * later timer to the heap. */
+  if (t->when != MAX_WHEN && (timers.lane_tail == NULL || t->when >= timers.lane_tail->when)) {
+    t->heap_index = IN_LANE;
+    list_append(&timers.lane_head, &timers.lane_tail, t);
+  } else {
+    heap_insert(t);
+  }
+  if (queue_first() == t) {
+    llgo_timers_changed();
+  }
+}
+
+static void queue_remove(llgo_timer *t) {
+  if (t->heap_index == IN_LANE) {
+    list_unlink(&timers.lane_head, &timers.lane_tail, t);
+  } else if (t->heap_index == UNSTAMPED) {
+    list_unlink(&timers.unstamped_head, &timers.unstamped_tail, t);
+  } else {
+    heap_delete(t);
+  }
+}
+
+static void note_pending(void) {
+  int pending = !queue_empty();
+  if (pending != timers.reported_pending) {
+    timers.reported_pending = pending;
+    llgo_timers_pending_changed(pending);
+  }
+}
+
+void llgo_timers_stamp(int64_t now) {
+  llgo_runtime_lock();
+  llgo_timer *t = timers.unstamped_head;
+  timers.unstamped_head = timers.unstamped_tail = NULL;
+  while (t != NULL) {
+    llgo_timer *next = t->lane_next;
+    t->when = t->duration > MAX_WHEN - now ? MAX_WHEN : now + t->duration;
+    queue_push(t); /* in start order: equal durations go to the lane */
+    t = next;
+  }
+  llgo_runtime_unlock();
+}
+
+int64_t llgo_timers_earliest(void) {
+  if (timers.unstamped_head != NULL) {
+    return 0; /* a Sleep waits for its deadline: read the clock now */
+  }
+  llgo_timer *first = queue_first();
+  return first == NULL ? -1 : first->when;
+}
 
 /* ---- the public timer API ---- */
 
@@ -155,17 +276,23 @@ llgo_timer *llgo_timer_new(llgo_timer_fn fn, void *arg) {
       llgo_fatal("out of memory allocating a timer");
     }
   }
-  memset(t, 0, sizeof *t);
+  /* Field by field rather than a memset (a call on wasm, once per Sleep):
+   * when, period, sequence and the lane links are set when it starts. */
   t->fn = fn;
   t->arg = arg;
   t->heap_index = NOT_IN_HEAP;
+  t->running = 0;
+  t->free_after_run = 0;
+  t->go_fn = NULL;
+  t->go_arg = NULL;
+  t->pool_next = NULL;
   return t;
 }
 
 static void start_locked(llgo_timer *t, int64_t when, int64_t period) {
   t->when = when < 0 ? MAX_WHEN : when;
   t->period = period;
-  heap_push(t);
+  queue_push(t);
   note_pending();
 }
 
@@ -183,7 +310,7 @@ int llgo_timer_stop(llgo_timer *t) {
   llgo_runtime_lock();
   int pending = t->heap_index != NOT_IN_HEAP;
   if (pending) {
-    heap_remove(t);
+    queue_remove(t);
     note_pending();
   }
   llgo_runtime_unlock();
@@ -194,7 +321,7 @@ int llgo_timer_reset(llgo_timer *t, int64_t when, int64_t period) {
   llgo_runtime_lock();
   int pending = t->heap_index != NOT_IN_HEAP;
   if (pending) {
-    heap_remove(t);
+    queue_remove(t);
   }
   start_locked(t, when, period);
   llgo_runtime_unlock();
@@ -203,7 +330,7 @@ int llgo_timer_reset(llgo_timer *t, int64_t when, int64_t period) {
 
 static void free_locked(llgo_timer *t) {
   if (t->heap_index != NOT_IN_HEAP) {
-    heap_remove(t);
+    queue_remove(t);
     note_pending();
   }
   if (t->running) {
@@ -225,18 +352,19 @@ void llgo_timer_free(llgo_timer *t) {
 
 int llgo_timers_run_due(int64_t now) {
   int fired = 0;
+  llgo_timers_stamp(now);
   llgo_runtime_lock();
-  while (timers.length > 0 && timers.heap[0]->when <= now) {
-    llgo_timer *t = timers.heap[0];
+  llgo_timer *t;
+  while ((t = queue_first()) != NULL && t->when <= now) {
     if (t->period > 0) {
       /* Next tick after now; ticks missed while late are skipped. */
       int64_t late = now - t->when;
       int64_t next = t->when + t->period * (1 + late / t->period);
-      heap_remove(t);
+      queue_remove(t);
       t->when = next < t->when ? MAX_WHEN : next;
-      heap_push(t);
+      queue_push(t);
     } else {
-      heap_remove(t);
+      queue_remove(t);
     }
     t->running = 1;
     llgo_runtime_unlock();
@@ -255,7 +383,19 @@ int llgo_timers_run_due(int64_t now) {
   return fired;
 }
 
-/* ---- Sleep ---- */
+/* ---- Sleep ----
+ * Go's Sleep(d) pauses at least d: its deadline must be no earlier than the
+ * call's time + d. On the single worker a Sleep does not read the clock (a
+ * host call on wasm, as costly there as the switch itself): it joins the
+ * unstamped list, and the next clock reading for timers (the idle hook, the
+ * host loop's tick every LLGO_SCHED_TICK_DISPATCHES dispatches, a channel,
+ * select or semaphore operation) gives it the deadline reading + d, which is
+ * no earlier than call + d. A batch of goroutines that sleep one after the
+ * other shares one reading. The cost: the sleep may last longer by the time
+ * until that reading, at most the time the worker takes for 64 dispatches
+ * or until it next has nothing to run, the same bound by which a due timer
+ * can be late. The pthread backend reads the clock in Sleep (its timer thread
+ * waits on a deadline). */
 
 static void ready_sleeper(void *g, int64_t now) {
   (void)now;
@@ -266,13 +406,25 @@ void llgo_sleep(int64_t ns) {
   if (ns <= 0) {
     return;
   }
-  llgo_timers_poll();
   llgo_g *self = llgo_current_g_or_die("llgo_sleep");
   /* The timer is heap memory: others touch it while this goroutine is parked. */
   llgo_timer *t = llgo_timer_new(ready_sleeper, self);
   llgo_runtime_lock();
-  start_locked(t, llgo_when(ns), 0);
-  llgo_park_unlock();
+  if (llgo_sleep_defers_deadline()) {
+    /* The deadline is the next clock reading + ns (see "Sleep" above). */
+    t->duration = ns;
+    t->period = 0;
+    t->heap_index = UNSTAMPED;
+    list_append(&timers.unstamped_head, &timers.unstamped_tail, t);
+    note_pending();
+    /* Single worker: nothing runs between the unlock and the park, and
+     * parking directly keeps llgo_park_unlock's frame out of every switch. */
+    llgo_runtime_unlock();
+    llgo_park();
+  } else {
+    start_locked(t, llgo_when(ns), 0);
+    llgo_park_unlock();
+  }
   llgo_timer_free(t);
 }
 

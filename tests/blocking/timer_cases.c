@@ -1,6 +1,7 @@
 /* timer_cases.c - time (Go's runtime/time.go and package time): Sleep's accuracy,
  * 10,000 timers firing in deadline order, tickers, Stop and Reset, time.After in a
- * select, AfterFunc, timers firing while goroutines keep the worker busy, and
+ * select, AfterFunc, timers firing while goroutines keep the worker busy (even
+ * when they only yield), sleeps in batches, timers of one duration, and
  * deadlock detection that waits for pending timers but still reports a true
  * deadlock. */
 #include "blocking_test.h"
@@ -237,6 +238,122 @@ static int exit_while_main_sleeps(int argc, char **argv) {
   return 0;
 }
 
+static volatile int yielder_stop;
+static volatile int sleeper_woke;
+static int64_t sleeper_slept;
+
+static void yielder(void *unused) {
+  (void)unused;
+  while (!yielder_stop) llgo_gosched(); /* no channel operation: nothing polls timers but the scheduler */
+}
+
+static void sleep_10ms(void *unused) {
+  (void)unused;
+  int64_t start = llgo_nanotime();
+  llgo_sleep(10 * MS);
+  sleeper_slept = llgo_nanotime() - start;
+  sleeper_woke = 1;
+}
+
+/* A sleeper wakes while two goroutines only yield (Gosched, nothing else): Go's
+ * scheduler checks timers at every dispatch, this one every few dispatches, so
+ * the run queue never emptying is no reason for a timer to wait. */
+static int sleep_wakes_while_others_only_yield(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_go(yielder, NULL);
+  llgo_go(sleep_10ms, NULL);
+  int64_t start = llgo_nanotime();
+  while (!sleeper_woke) {
+    llgo_gosched();
+    EXPECT(llgo_nanotime() - start < 5000 * MS, "the sleeper did not wake while goroutines yielded");
+  }
+  yielder_stop = 1;
+  EXPECT(sleeper_slept >= 10 * MS, "slept %.2f ms", sleeper_slept / 1e6);
+  printf("the sleeper woke while two goroutines kept yielding\n");
+  return 0;
+}
+
+#define BATCH 200
+
+static int64_t batch_slept[BATCH];
+static llgo_waitgroup batch_done;
+
+static void sleep_twice(void *index) {
+  int i = (int)(intptr_t)index;
+  for (int round = 0; round < 2; round++) {
+    int64_t start = llgo_nanotime();
+    llgo_sleep(2 * MS);
+    int64_t slept = llgo_nanotime() - start;
+    if (round == 0 || slept < batch_slept[i]) batch_slept[i] = slept;
+  }
+  llgo_waitgroup_done(&batch_done);
+}
+
+/* 200 goroutines sleep one after another, twice: every sleep lasts at least its
+ * duration counted from its own call (on the single worker a batch of sleeps
+ * takes its deadlines from one clock reading after the calls, timer.c). */
+static int sleeps_in_a_batch_each_last_their_duration(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_waitgroup_add(&batch_done, BATCH);
+  for (int i = 0; i < BATCH; i++) llgo_go(sleep_twice, (void *)(intptr_t)i);
+  llgo_waitgroup_wait(&batch_done);
+  for (int i = 0; i < BATCH; i++) {
+    EXPECT(batch_slept[i] >= 2 * MS, "goroutine %d slept %.3f ms of 2", i, batch_slept[i] / 1e6);
+  }
+  printf("%d goroutines each slept at least 2 ms, twice\n", BATCH);
+  return 0;
+}
+
+#define SAME 1000
+
+static int same_fired[SAME];
+static int same_count;
+static llgo_chan *same_all_fired;
+
+static void record_same(void *index, int64_t now) {
+  (void)now;
+  same_fired[same_count++] = (int)(intptr_t)index;
+}
+
+static void record_last(void *unused, int64_t now) {
+  (void)unused, (void)now;
+  llgo_chan_try_send(same_all_fired, NULL);
+}
+
+/* 1,000 timers of one duration started one after another fire in start order,
+ * every third one stopped never fires, and one started with an earlier deadline
+ * in between fires first (timers of one duration take the lane, the others the
+ * heap; timer.c). */
+static int timers_of_one_duration_fire_in_start_order(int argc, char **argv) {
+  (void)argc, (void)argv;
+  same_all_fired = llgo_chan_make(0, 1);
+  llgo_timer **timers = test_new(SAME * sizeof *timers);
+  for (int i = 0; i < SAME; i++) {
+    timers[i] = llgo_timer_new(record_same, (void *)(intptr_t)i);
+    llgo_timer_start(timers[i], llgo_when(40 * MS), 0);
+  }
+  llgo_timer *early = llgo_timer_new(record_same, (void *)(intptr_t)-1);
+  llgo_timer_start(early, llgo_when(20 * MS), 0);
+  int stopped = 0;
+  for (int i = 0; i < SAME; i += 3) stopped += llgo_timer_stop(timers[i]);
+  llgo_timer *last = llgo_timer_new(record_last, NULL);
+  llgo_timer_start(last, llgo_when(60 * MS), 0);
+  llgo_chan_recv(same_all_fired, NULL);
+  EXPECT(stopped == (SAME + 2) / 3, "%d of the stopped timers were pending", stopped);
+  EXPECT(same_count == 1 + SAME - stopped, "%d timers fired", same_count);
+  EXPECT(same_fired[0] == -1, "timer %d fired before the earlier deadline", same_fired[0]);
+  for (int n = 1; n < same_count; n++) {
+    EXPECT(same_fired[n] % 3 != 0, "stopped timer %d fired", same_fired[n]);
+    EXPECT(n == 1 || same_fired[n - 1] < same_fired[n], "timer %d fired before timer %d", same_fired[n - 1],
+           same_fired[n]);
+  }
+  for (int i = 0; i < SAME; i++) llgo_timer_free(timers[i]);
+  llgo_timer_free(early);
+  llgo_timer_free(last);
+  printf("%d timers fired in start order, the earlier one first, the stopped ones never\n", same_count);
+  return 0;
+}
+
 const blocking_case timer_cases[] = {
     {"sleep-50ms", sleep_50ms},
     {"timers-fire-in-deadline-order", timers_fire_in_deadline_order},
@@ -248,5 +365,8 @@ const blocking_case timer_cases[] = {
     {"timers-fire-while-busy", timers_fire_while_busy},
     {"deadlock-waits-for-timers", deadlock_waits_for_timers},
     {"exit-while-main-sleeps", exit_while_main_sleeps},
+    {"sleep-wakes-while-others-only-yield", sleep_wakes_while_others_only_yield},
+    {"sleeps-in-a-batch-each-last-their-duration", sleeps_in_a_batch_each_last_their_duration},
+    {"timers-of-one-duration-fire-in-start-order", timers_of_one_duration_fire_in_start_order},
     {NULL, NULL},
 };
