@@ -66,7 +66,7 @@ TIMEOUT_SECONDS = 300
 
 FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16,
             chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
-            chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=3, light_sleepers=100,
+            chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=5, light_sleepers=100,
             yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_count_shared=100_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
