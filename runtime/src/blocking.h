@@ -82,8 +82,9 @@ void llgo_runtime_unlock(void);
 /* Releases the lock and parks the current goroutine until llgo_ready. */
 void llgo_park_unlock(void);
 
-/* Called (under the lock) by the timer heap: the earliest deadline may have
- * moved earlier, and the heap went from empty to pending or back. */
+/* Called (under the lock) by timer.c: the earliest deadline may have moved
+ * earlier, and the timers went from none pending (heap, lane and Sleeps not
+ * yet stamped, timer.c) to some or back. */
 void llgo_timers_changed(void);
 void llgo_timers_pending_changed(int pending);
 /* Fires timers that are due, if any are pending (single worker: called at the

@@ -13,8 +13,8 @@
  * heap may be. So one poll holds at most MAX_FD_WAITS fd subscriptions; further
  * waiters are polled once the first ones are served (FIFO).
  *
- * Hosts differ in precision: Node's WASI truncates the timeout to whole
- * milliseconds (anything under 1 ms returns at once) and may return early. The
+ * Hosts differ in precision: Node's WASI works in whole milliseconds (a wait
+ * under 1 ms ends after 0.1-1.3 ms, whatever was asked) and may return early. The
  * first wait asks for the exact time; once a wait has returned early, later waits
  * round up to whole milliseconds, so the worker sleeps instead of polling its way
  * through the last fraction of a millisecond. On such a host a wait shorter

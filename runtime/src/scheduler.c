@@ -198,9 +198,25 @@ void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
 
 /* ---- switch points (the one scheduler frame of a switch) ---- */
 
+/* One more dispatch toward the tick; the hook every LLGO_SCHED_TICK_DISPATCHES. */
+static void count_dispatch(void) {
+  if (sched.tick_hook != NULL && --sched.dispatches_to_tick == 0) {
+    sched.dispatches_to_tick = LLGO_SCHED_TICK_DISPATCHES;
+    sched.tick_hook();
+  }
+}
+
+/* A Gosched with nobody else to run counts as a dispatch too, so a goroutine
+ * that only yields, alone, still lets the tick fire its timers. Out of line:
+ * the hook is an indirect call, kept off the switch path. */
+static LLGO_COLD int gosched_alone(void) {
+  count_dispatch();
+  return sched.run_queue.head == NULL;
+}
+
 void llgo_gosched(void) {
   sched_g *self = running_or_die("llgo_gosched");
-  if (sched.run_queue.head == NULL) {
+  if (sched.run_queue.head == NULL && gosched_alone()) {
     return; /* nothing else to run: keep going */
   }
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_RUNNABLE);
@@ -278,9 +294,8 @@ llgo_sched_state llgo_sched_run(void) {
       die_of_deadlock();
     }
     run(next);
-    if (sched.tick_hook != NULL && --sched.dispatches_to_tick == 0) {
-      sched.dispatches_to_tick = LLGO_SCHED_TICK_DISPATCHES;
-      sched.tick_hook();
+    if (!sched.main_returned) {
+      count_dispatch();
     }
   }
   sched.p_status = LLGO_P_IDLE;

@@ -7,7 +7,8 @@
  *
  * Who fires them is the backend's business (blocking.h): on the single worker,
  * the scheduler's idle hook when nothing is runnable (waiting for the next deadline without
- * spinning) and llgo_timers_poll at channel, select and semaphore operations; on
+ * spinning), and llgo_timers_poll at channel, select and semaphore operations
+ * and as the host loop's tick every LLGO_SCHED_TICK_DISPATCHES dispatches; on
  * the pthread backend, a timer thread. Firing pops a due timer (a periodic one
  * goes back with its next deadline) and calls its function without the lock.
  * A timer whose function is running is freed only after it returns.
@@ -59,8 +60,17 @@ static struct {
   llgo_timer *pool;     /* freed records, reused (a sleep needs one each time) */
 } timers;
 
+static void stamp_locked(int64_t now);
+
 int64_t llgo_when(int64_t d) {
   int64_t now = llgo_nanotime();
+  /* Sleeps started before this timer get their deadline from this same reading
+   * (single worker; none on the pthread backend), so they still fire before it,
+   * or first on a tie, as in Go. No lock taken: on the single worker it is
+   * nothing, and llgo_time_after calls this with it held. */
+  if (timers.unstamped_head != NULL) {
+    stamp_locked(now);
+  }
   if (d <= 0) {
     return now;
   }
@@ -240,8 +250,7 @@ static void note_pending(void) {
   }
 }
 
-void llgo_timers_stamp(int64_t now) {
-  llgo_runtime_lock();
+static void stamp_locked(int64_t now) {
   llgo_timer *t = timers.unstamped_head;
   timers.unstamped_head = timers.unstamped_tail = NULL;
   while (t != NULL) {
@@ -250,6 +259,12 @@ void llgo_timers_stamp(int64_t now) {
     queue_push(t); /* in start order: equal durations go to the lane */
     t = next;
   }
+  note_pending();
+}
+
+void llgo_timers_stamp(int64_t now) {
+  llgo_runtime_lock();
+  stamp_locked(now);
   llgo_runtime_unlock();
 }
 
@@ -359,9 +374,10 @@ int llgo_timers_run_due(int64_t now) {
     if (t->period > 0) {
       /* Next tick after now; ticks missed while late are skipped. */
       int64_t late = now - t->when;
-      int64_t next = t->when + t->period * (1 + late / t->period);
+      int64_t periods = 1 + late / t->period;
+      int64_t next = periods > (MAX_WHEN - t->when) / t->period ? MAX_WHEN : t->when + t->period * periods;
       queue_remove(t);
-      t->when = next < t->when ? MAX_WHEN : next;
+      t->when = next;
       queue_push(t);
     } else {
       queue_remove(t);

@@ -6,6 +6,7 @@
  * deadlock. */
 #include "blocking_test.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* A 50 ms sleep waits 50-80 ms. Waking early is always a failure; waking late may
@@ -238,9 +239,9 @@ static int exit_while_main_sleeps(int argc, char **argv) {
   return 0;
 }
 
-static volatile int yielder_stop;
-static volatile int sleeper_woke;
-static int64_t sleeper_slept;
+static atomic_int yielder_stop;
+static atomic_int sleeper_woke;
+static _Atomic int64_t sleeper_slept; /* goroutines are threads on the pthread backend */
 
 static void yielder(void *unused) {
   (void)unused;
@@ -255,12 +256,13 @@ static void sleep_10ms(void *unused) {
   sleeper_woke = 1;
 }
 
-/* A sleeper wakes while two goroutines only yield (Gosched, nothing else): Go's
+/* A sleeper wakes while goroutines only yield (Gosched, nothing else): Go's
  * scheduler checks timers at every dispatch, this one every few dispatches, so
- * the run queue never emptying is no reason for a timer to wait. */
-static int sleep_wakes_while_others_only_yield(int argc, char **argv) {
-  (void)argc, (void)argv;
-  llgo_go(yielder, NULL);
+ * the run queue never emptying is no reason for a timer to wait. With "alone",
+ * main is the only goroutine that runs: a Gosched with nobody else to run
+ * counts as a dispatch too. */
+static int sleeper_wakes_while_yielding(int others) {
+  for (int i = 0; i < others; i++) llgo_go(yielder, NULL);
   llgo_go(sleep_10ms, NULL);
   int64_t start = llgo_nanotime();
   while (!sleeper_woke) {
@@ -269,7 +271,51 @@ static int sleep_wakes_while_others_only_yield(int argc, char **argv) {
   }
   yielder_stop = 1;
   EXPECT(sleeper_slept >= 10 * MS, "slept %.2f ms", sleeper_slept / 1e6);
+  return 0;
+}
+
+static int sleep_wakes_while_others_only_yield(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sleeper_wakes_while_yielding(1);
   printf("the sleeper woke while two goroutines kept yielding\n");
+  return 0;
+}
+
+static int sleep_wakes_while_main_yields_alone(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sleeper_wakes_while_yielding(0);
+  printf("the sleeper woke while main kept yielding alone\n");
+  return 0;
+}
+
+static llgo_waitgroup order_sleeper_done;
+static llgo_g *volatile order_sleeper;
+static char order_log[8];
+static atomic_int order_count;
+
+static void sleep_then_log(void *unused) {
+  (void)unused;
+  order_sleeper = llgo_current_g();
+  llgo_sleep(20 * MS);
+  order_log[atomic_fetch_add(&order_count, 1)] = 'S';
+  llgo_waitgroup_done(&order_sleeper_done);
+}
+
+/* A Sleep(d) started before a time.After(d) fires first: its goroutine is
+ * readied first and runs first, as in Go (on the single worker a Sleep takes
+ * its deadline from the next clock reading, and starting a timer is one:
+ * timer.c). Single worker only: on the pthread backend both are threads,
+ * woken microseconds apart, and either may log first. */
+static int sleep_before_timer_of_same_duration_fires_first(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_waitgroup_add(&order_sleeper_done, 1);
+  llgo_go(sleep_then_log, NULL);
+  wait_parked(&order_sleeper); /* in its Sleep */
+  llgo_chan *after = llgo_time_after(20 * MS);
+  llgo_chan_recv(after, NULL);
+  order_log[atomic_fetch_add(&order_count, 1)] = 'T';
+  llgo_waitgroup_wait(&order_sleeper_done);
+  printf("%.*s\n", (int)atomic_load(&order_count), order_log);
   return 0;
 }
 
@@ -366,6 +412,8 @@ const blocking_case timer_cases[] = {
     {"deadlock-waits-for-timers", deadlock_waits_for_timers},
     {"exit-while-main-sleeps", exit_while_main_sleeps},
     {"sleep-wakes-while-others-only-yield", sleep_wakes_while_others_only_yield},
+    {"sleep-wakes-while-main-yields-alone", sleep_wakes_while_main_yields_alone},
+    {"sleep-before-timer-of-same-duration-fires-first", sleep_before_timer_of_same_duration_fires_first},
     {"sleeps-in-a-batch-each-last-their-duration", sleeps_in_a_batch_each_last_their_duration},
     {"timers-of-one-duration-fire-in-start-order", timers_of_one_duration_fire_in_start_order},
     {NULL, NULL},
