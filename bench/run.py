@@ -417,6 +417,13 @@ def spawn_warmup_reps(count):
     return max(1, -(-100_000 // count))
 
 
+def measure_spawn(program, count, settings):
+    """spawn+exit samples (ns per goroutine) and the last RESULT, after spawn_warmup_reps."""
+    warmup = spawn_warmup_reps(count)
+    results = program.results("spawn", count, settings["spawn_reps"] + warmup, warmup=warmup)
+    return [r["ns"] for r in results], results[-1]
+
+
 def bench_yield_and_spawn(program, settings):
     """yield and spawn+exit: the same command line on bench_runtime and on bench_go."""
     v, b = program.variant, program.backend
@@ -432,10 +439,9 @@ def bench_yield_and_spawn(program, settings):
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
         try:
-            warmup = spawn_warmup_reps(count)
-            results = program.results("spawn", count, settings["spawn_reps"] + warmup, warmup=warmup)
-            note = f"contexts created: {results[-1]['contexts_created']}" if "contexts_created" in results[-1] else ""
-            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine", note=note)
+            samples, last = measure_spawn(program, count, settings)
+            note = f"contexts created: {last['contexts_created']}" if "contexts_created" in last else ""
+            add_row("spawn+exit", v, b, params, samples, "ns/goroutine", note=note)
         except BenchError as error:
             add_missing("spawn+exit", v, b, params, str(error))
 
@@ -600,10 +606,8 @@ def bench_stack_switching(programs, settings):
                 add_missing("yield", v, b, params, str(error))
         params = f"{settings['spawn_counts'][0]:,} serial"
         try:
-            warmup = spawn_warmup_reps(settings["spawn_counts"][0])
-            results = program.results("spawn", settings["spawn_counts"][0], settings["spawn_reps"] + warmup,
-                                      warmup=warmup)
-            add_row("spawn+exit", v, b, params, [r["ns"] for r in results], "ns/goroutine")
+            samples, _ = measure_spawn(program, settings["spawn_counts"][0], settings)
+            add_row("spawn+exit", v, b, params, samples, "ns/goroutine")
         except BenchError as error:
             add_missing("spawn+exit", v, b, params, str(error))
         # Linear memory from the program itself; the whole process's (the engine's stacks
@@ -1038,20 +1042,18 @@ def evaluate_targets(settings):
     #    wake-up the worker is busy 15 ms), so "low" is measured against Go's own runtime on the
     #    same load (Go js/wasm for P1, Go native for native). That the worker sleeps instead of
     #    spinning shows in the light load (100 goroutines): CPU time well under the wall time.
+    full, light = sleepers_params(settings), sleepers_params(settings, settings["light_sleepers"])
     for variant, backend in (("P1", "asyncify"), ("native", "ucontext")):
-        wall, cpu = find_row("sleepers wall", variant, backend, sleepers_params(settings)), \
-            find_row("sleepers CPU", variant, backend, sleepers_params(settings))
-        name = f"{variant} {sleepers_params(settings)}: wall <= 2x ideal"
+        wall, cpu = find_row("sleepers wall", variant, backend, full), find_row("sleepers CPU", variant, backend, full)
+        name = f"{variant} {full}: wall <= 2x ideal"
         if wall:
             ideal = settings["sleeps"] * 1.0
             add_target(name, wall["median"] / ideal, 2.0, "max", "x", f"{wall['median']:.1f} ms vs ideal {ideal:g} ms")
         else:
             add_unmeasured_target(name, "the sleepers row is missing")
         go_platform = "js/wasm" if variant == "P1" else "native"
-        add_ratio_target(f"{variant} {sleepers_params(settings)}: CPU <= 0.5x Go {go_platform}'s", cpu,
-                         go_row("sleepers CPU", go_platform, sleepers_params(settings)), 0.5,
-                         f"Go {go_platform}", GO_MISSING)
-        light = sleepers_params(settings, settings["light_sleepers"])
+        add_ratio_target(f"{variant} {full}: CPU <= 0.5x Go {go_platform}'s", cpu,
+                         go_row("sleepers CPU", go_platform, full), 0.5, f"Go {go_platform}", GO_MISSING)
         light_wall, light_cpu = find_row("sleepers wall", variant, backend, light), \
             find_row("sleepers CPU", variant, backend, light)
         name = f"{variant} {light}: CPU <= 0.5x wall (the worker sleeps, it does not spin)"

@@ -259,7 +259,7 @@ static void stamp_locked(int64_t now) {
     queue_push(t); /* in start order: equal durations go to the lane */
     t = next;
   }
-  note_pending();
+  /* No note_pending: an unstamped Sleep already counted as pending. */
 }
 
 void llgo_timers_stamp(int64_t now) {
@@ -367,8 +367,8 @@ void llgo_timer_free(llgo_timer *t) {
 
 int llgo_timers_run_due(int64_t now) {
   int fired = 0;
-  llgo_timers_stamp(now);
   llgo_runtime_lock();
+  stamp_locked(now);
   llgo_timer *t;
   while ((t = queue_first()) != NULL && t->when <= now) {
     if (t->period > 0) {
