@@ -242,3 +242,18 @@ if(LLGO_WASM_DRIVER_LINKED_MODULES)
     set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module")
   endforeach()
 endif()
+
+# The raw Asyncify backend's switch path after a real link (tests/harness/check_switch_path.py):
+# the host side declared non-switching is not instrumented, the host loop's batch stays a function
+# of its own, and a parked channel operation has one scheduler frame.
+foreach(_cid IN LISTS LLGO_WASM_SWITCH_PATH_BACKENDS)
+  add_test(NAME switch-path.${_variant}.${_cid}
+    COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_switch_path.py"
+            --driver "${LLGO_WASM_DRIVER}" --target "${LLGO_WASM_TARGET}"
+            --context "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}" --stacks "${LLGO_WASM_BACKEND_${_cid}_STACKS}"
+            --wasm-opt "${LLGO_WASM_WASMOPT}" --out "${CMAKE_CURRENT_BINARY_DIR}/switch-path-${_cid}"
+            -- $<TARGET_OBJECTS:switch_path_objects_${_cid}> $<TARGET_FILE:llgo_runtime_${_cid}>
+            $<TARGET_FILE:llgo_wasmcontext_${_cid}>
+    COMMAND_EXPAND_LISTS)
+  set_tests_properties(switch-path.${_variant}.${_cid} PROPERTIES LABELS "${_variant};module")
+endforeach()

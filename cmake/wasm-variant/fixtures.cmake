@@ -24,7 +24,8 @@
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
 # Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, and for each id
-# LLGO_WASM_BACKEND_<id>_CONTEXT and LLGO_WASM_BACKEND_<id>_STACKS.
+# LLGO_WASM_BACKEND_<id>_CONTEXT and LLGO_WASM_BACKEND_<id>_STACKS; LLGO_WASM_SWITCH_PATH_BACKENDS:
+# the raw post-link Asyncify backends whose switch path is checked (switch_path_objects_<id>).
 
 include(LlgoTestPrograms)
 
@@ -37,6 +38,7 @@ foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
 endforeach()
 list(REMOVE_DUPLICATES LLGO_WASM_OTHER_EXTENSIONS)
 set(LLGO_WASM_DRIVER_LINKED_MODULES "")
+set(LLGO_WASM_SWITCH_PATH_BACKENDS "")
 
 function(_llgo_wasm_program_name out name extension)
   if("${extension}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
@@ -169,6 +171,17 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
       # pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each. (Upstream LLGo hits an
       # LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime does not, so full LTO is
       # an ordinary case here.)
+      if(_ctx STREQUAL "asyncify")
+        # The blocking test program's objects (channels, select, sync, timers: every switch
+        # point), which tests/harness/check_switch_path.py links itself (LlgoWasmFixtureTests.cmake):
+        # what the raw backend's switch path costs after the link.
+        llgo_test_program_sources(blocking _switch_path_sources)
+        add_library(switch_path_objects_${_cid} OBJECT ${_switch_path_sources})
+        target_include_directories(switch_path_objects_${_cid} PRIVATE "${ROOT}/tests/harness")
+        target_compile_options(switch_path_objects_${_cid} PRIVATE ${LLGO_WASM_TARGET_CFLAGS})
+        target_link_libraries(switch_path_objects_${_cid} PRIVATE llgo_runtime_${_cid} llgo_runtime_build_flags)
+        list(APPEND LLGO_WASM_SWITCH_PATH_BACKENDS ${_cid})
+      endif()
       foreach(_opt O0 O3 thinlto lto)
         if(_opt STREQUAL "thinlto")
           set(_opt_flags -flto=thin)

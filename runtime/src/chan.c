@@ -106,127 +106,183 @@ llgo_g *llgo_chan_recv_from_waiter(llgo_chan *c, llgo_waiter *sender, void *elem
   return llgo_waiter_wake(sender, 1);
 }
 
-/* Go's chansend; returns whether the value was sent (block == 0 only). */
-static int chan_send(llgo_chan *c, const void *elem, int block) {
+/*
+ * Each operation is split where it parks. The part that never parks (chan_*_now:
+ * the timers poll, the buffer, a waiting partner, the closed checks) is out of
+ * line, so Asyncify leaves it alone; the public functions keep only what runs
+ * around the park (queue a waiter, park, take the result), with every step out
+ * of line. A goroutine parked on a channel thus has one channel frame and the
+ * scheduler's on its stack to unwind and rewind, each with few locals.
+ */
+#define CHAN_NOINLINE __attribute__((noinline))
+#define CHAN_INLINE static inline __attribute__((always_inline))
+
+/* What chan_send_now / chan_recv_now did. */
+enum {
+  CHAN_WAIT = 0,    /* nothing yet: the caller parks (the lock is still held) or gives up */
+  CHAN_DONE = 1,    /* sent, or received a value */
+  CHAN_CLOSED = 2,  /* send: the channel is closed (panic); recv: closed and drained (zero value) */
+};
+
+/* Go's chansend up to its park. With `block`, CHAN_WAIT returns with the lock held. */
+static CHAN_NOINLINE int chan_send_now(llgo_chan *c, const void *elem, int block) {
   llgo_timers_poll();
-  if (c == NULL) {
-    if (!block) {
-      return 0;
-    }
-    llgo_block_forever("llgo_chan_send");
-  }
   llgo_runtime_lock();
   if (c->closed) {
     llgo_runtime_unlock();
-    llgo_panic("send on closed channel");
+    return CHAN_CLOSED;
   }
   llgo_waiter *receiver = llgo_wait_queue_pop(&c->recvq);
   if (receiver != NULL) {
     llgo_g *wake = llgo_chan_send_to_waiter(c, receiver, elem);
     llgo_runtime_unlock();
     llgo_ready(wake);
-    return 1;
+    return CHAN_DONE;
   }
   if (c->qcount < c->dataqsiz) {
     llgo_chan_buffer_put(c, elem);
     llgo_runtime_unlock();
-    return 1;
+    return CHAN_DONE;
   }
   if (!block) {
     llgo_runtime_unlock();
-    return 0;
   }
-  llgo_current_g_or_die("llgo_chan_send");
-  llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
-  llgo_chan_copy(c, self->elem, elem); /* the value moves to the heap before we park */
-  self->chan = c;
-  llgo_wait_queue_push(&c->sendq, self);
-  llgo_park_unlock();
-  int closed = !self->success;
-  llgo_runtime_lock();
-  llgo_waiter_release(self);
-  llgo_runtime_unlock();
-  if (closed) {
-    llgo_panic("send on closed channel");
-  }
-  return 1;
+  return CHAN_WAIT;
 }
 
-/* Go's chanrecv: returns whether a case proceeded (block == 0 only); *ok says
- * whether a value (not a close) was received. */
-static int chan_recv(llgo_chan *c, void *elem, int block, int *ok) {
+/* Under the lock: queues the running goroutine as a sender of `elem` (copied to
+ * the waiter: the heap, not this stack, holds it while we are parked). */
+static CHAN_NOINLINE llgo_waiter *chan_queue_sender(llgo_chan *c, const void *elem) {
+  llgo_current_g_or_die("llgo_chan_send");
+  llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
+  llgo_chan_copy(c, self->elem, elem);
+  self->chan = c;
+  llgo_wait_queue_push(&c->sendq, self);
+  return self;
+}
+
+/* A parked sender is back: returns whether its value was taken (not a close). */
+static CHAN_NOINLINE int chan_sender_woken(llgo_waiter *self) {
+  llgo_runtime_lock();
+  int sent = self->success;
+  llgo_waiter_release(self);
+  llgo_runtime_unlock();
+  return sent;
+}
+
+static CHAN_NOINLINE _Noreturn void chan_panic_closed_send(void) {
+  llgo_panic("send on closed channel");
+}
+
+/* Go's chanrecv up to its park: on CHAN_DONE the value is in *elem, on
+ * CHAN_CLOSED its zero value. With `block`, CHAN_WAIT returns with the lock held. */
+static CHAN_NOINLINE int chan_recv_now(llgo_chan *c, void *elem, int block) {
   llgo_timers_poll();
-  if (ok != NULL) {
-    *ok = 0;
-  }
-  if (c == NULL) {
-    if (!block) {
-      return 0;
-    }
-    llgo_block_forever("llgo_chan_recv");
-  }
   llgo_runtime_lock();
   if (c->closed && c->qcount == 0) {
     llgo_runtime_unlock();
     llgo_chan_clear(c, elem);
-    return 1;
+    return CHAN_CLOSED;
   }
   llgo_waiter *sender = c->closed ? NULL : llgo_wait_queue_pop(&c->sendq);
   if (sender != NULL) {
     llgo_g *wake = llgo_chan_recv_from_waiter(c, sender, elem);
     llgo_runtime_unlock();
     llgo_ready(wake);
-    if (ok != NULL) {
-      *ok = 1;
-    }
-    return 1;
+    return CHAN_DONE;
   }
   if (c->qcount > 0) {
     llgo_chan_buffer_take(c, elem);
     llgo_runtime_unlock();
-    if (ok != NULL) {
-      *ok = 1;
-    }
-    return 1;
+    return CHAN_DONE;
   }
   if (!block) {
     llgo_runtime_unlock();
-    return 0;
   }
+  return CHAN_WAIT;
+}
+
+/* Under the lock: queues the running goroutine as a receiver. */
+static CHAN_NOINLINE llgo_waiter *chan_queue_receiver(llgo_chan *c) {
   llgo_current_g_or_die("llgo_chan_recv");
   llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
   self->chan = c;
   llgo_wait_queue_push(&c->recvq, self);
-  llgo_park_unlock();
-  /* Our own stack again: copy the value out of the waiter (or the zero value). */
+  return self;
+}
+
+/* A parked receiver is back, on its own stack again: copies the value out of
+ * the waiter (or the zero value after a close); returns whether it was a value. */
+static CHAN_NOINLINE int chan_receiver_woken(llgo_chan *c, void *elem, llgo_waiter *self) {
+  llgo_runtime_lock();
   int received = self->success;
   if (received) {
     llgo_chan_copy(c, elem, self->elem);
   } else {
     llgo_chan_clear(c, elem);
   }
-  llgo_runtime_lock();
   llgo_waiter_release(self);
   llgo_runtime_unlock();
-  if (ok != NULL) {
-    *ok = received;
+  return received;
+}
+
+void llgo_chan_send(llgo_chan *c, const void *elem) {
+  if (c == NULL) {
+    llgo_block_forever("llgo_chan_send");
   }
-  return 1;
+  int done = chan_send_now(c, elem, 1);
+  if (done == CHAN_WAIT) {
+    llgo_waiter *self = chan_queue_sender(c, elem);
+    llgo_park_unlock();
+    done = chan_sender_woken(self) ? CHAN_DONE : CHAN_CLOSED;
+  }
+  if (done == CHAN_CLOSED) {
+    chan_panic_closed_send();
+  }
 }
 
-void llgo_chan_send(llgo_chan *c, const void *elem) { chan_send(c, elem, 1); }
-
-void llgo_chan_recv(llgo_chan *c, void *elem) { chan_recv(c, elem, 1, NULL); }
-
-int llgo_chan_recv2(llgo_chan *c, void *elem) {
-  int ok;
-  chan_recv(c, elem, 1, &ok);
-  return ok;
+/* A blocking receive; returns whether a value (not a close) was received. */
+CHAN_INLINE int chan_recv(llgo_chan *c, void *elem, const char *operation) {
+  if (c == NULL) {
+    llgo_block_forever(operation);
+  }
+  int done = chan_recv_now(c, elem, 1);
+  if (done != CHAN_WAIT) {
+    return done == CHAN_DONE;
+  }
+  llgo_waiter *self = chan_queue_receiver(c);
+  llgo_park_unlock();
+  return chan_receiver_woken(c, elem, self);
 }
 
-int llgo_chan_try_send(llgo_chan *c, const void *elem) { return chan_send(c, elem, 0); }
+void llgo_chan_recv(llgo_chan *c, void *elem) { chan_recv(c, elem, "llgo_chan_recv"); }
 
-int llgo_chan_try_recv(llgo_chan *c, void *elem, int *ok) { return chan_recv(c, elem, 0, ok); }
+int llgo_chan_recv2(llgo_chan *c, void *elem) { return chan_recv(c, elem, "llgo_chan_recv"); }
+
+int llgo_chan_try_send(llgo_chan *c, const void *elem) {
+  if (c == NULL) {
+    return 0;
+  }
+  int done = chan_send_now(c, elem, 0);
+  if (done == CHAN_CLOSED) {
+    chan_panic_closed_send();
+  }
+  return done == CHAN_DONE;
+}
+
+int llgo_chan_try_recv(llgo_chan *c, void *elem, int *ok) {
+  if (ok != NULL) {
+    *ok = 0;
+  }
+  if (c == NULL) {
+    return 0;
+  }
+  int done = chan_recv_now(c, elem, 0);
+  if (ok != NULL) {
+    *ok = done == CHAN_DONE;
+  }
+  return done != CHAN_WAIT;
+}
 
 void llgo_chan_close(llgo_chan *c) {
   if (c == NULL) {

@@ -97,15 +97,19 @@ static _Noreturn void finish_unwinding(llgo_g *g) {
  * outermost one), whose deferred calls now run for it. If they were running for
  * an older panic, one of them panicked: the older panic is aborted (Go: a panic
  * reaching a started deferred call). */
-static _Noreturn void unwind_to(llgo_g *g, llgo_defer_frame *frame) {
-  if (frame == NULL) {
-    finish_unwinding(g);
-  }
+static _Noreturn void unwind_to_frame(llgo_g *g, llgo_defer_frame *frame) {
   if (frame->panic != NULL && frame->panic != g->panic) {
     frame->panic->aborted = 1;
   }
   frame->panic = g->panic;
   longjmp(frame->jump, 1);
+}
+
+static _Noreturn void unwind_to(llgo_g *g, llgo_defer_frame *frame) {
+  if (frame == NULL) {
+    finish_unwinding(g);
+  }
+  unwind_to_frame(g, frame);
 }
 
 static void start_unwinding(llgo_g *g, const char *message, int goexit) {
@@ -128,7 +132,15 @@ _Noreturn void llgo_panic(const char *msg) {
     llgo_die_of_panic(&outside);
   }
   start_unwinding(g, outside.message, 0);
-  unwind_to(g, g->defer_top);
+  /* unwind_to without its Goexit branch: past the outermost frame a panic (the
+   * newest record is this one, not a Goexit) ends the program. So llgo_panic
+   * never reaches a switch point (the longjmp leaves its frame before any
+   * deferred call runs) and Asyncify instruments neither it nor, for its sake,
+   * its callers (llgo_chan_make, llgo_chan_close, the closed-channel sends). */
+  if (g->defer_top == NULL) {
+    llgo_die_of_panic(g->panic);
+  }
+  unwind_to_frame(g, g->defer_top);
 }
 
 _Noreturn void llgo_goexit(void) {

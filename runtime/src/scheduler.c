@@ -21,6 +21,7 @@
  */
 #include "scheduler.h"
 
+#include "blocking.h"
 #include "gstate.h"
 #include "runqueue.h"
 #include "wasmcontext.h"
@@ -230,6 +231,15 @@ void llgo_park(void) {
   suspend(self);
 }
 
+/* blocking.h: on one worker the runtime lock is nothing, so this is llgo_park,
+ * with the body repeated rather than called: a goroutine parked on a channel,
+ * select or semaphore has one scheduler frame on its stack, not two. */
+void llgo_park_unlock(void) {
+  sched_g *self = running_or_die("llgo_park");
+  llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
+  suspend(self);
+}
+
 void llgo_ready(llgo_g *g) {
   if (g == NULL) {
     llgo_fatal("llgo_ready: NULL goroutine");
@@ -277,9 +287,21 @@ static void run(sched_g *gp) {
   }
 }
 
-llgo_sched_state llgo_sched_run(void) {
-  sched.p_status = LLGO_P_RUNNING;
-  while (!sched.main_returned) {
+/* dispatch_batch's "not done yet" (every llgo_sched_state is >= 0). */
+#define SCHED_KEEP_GOING (-1)
+
+/* Up to LLGO_SCHED_TICK_DISPATCHES dispatches of the host loop; returns
+ * SCHED_KEEP_GOING, or the llgo_sched_state llgo_sched_run returns. The loop is
+ * cut in batches so that no single call of it lasts the whole program: an engine
+ * gives a function its optimised code for later calls only (V8 has no
+ * on-stack replacement for wasm, so a loop entered once at start-up would run
+ * its baseline-compiled code to the end). It must not be inlined into
+ * llgo_sched_run; the two calls there keep Binaryen's inliner from doing so. */
+static __attribute__((noinline)) int dispatch_batch(void) {
+  for (unsigned n = 0; n < LLGO_SCHED_TICK_DISPATCHES; n++) {
+    if (sched.main_returned) {
+      return LLGO_SCHED_MAIN_RETURNED;
+    }
     sched_g *next = dequeue();
     if (next == NULL) {
       llgo_sched_idle_action action =
@@ -288,7 +310,6 @@ llgo_sched_state llgo_sched_run(void) {
         continue;
       }
       if (action == LLGO_SCHED_IDLE_RETURN_TO_HOST) {
-        sched.p_status = LLGO_P_IDLE;
         return LLGO_SCHED_IDLE;
       }
       die_of_deadlock();
@@ -298,8 +319,17 @@ llgo_sched_state llgo_sched_run(void) {
       count_dispatch();
     }
   }
+  return SCHED_KEEP_GOING;
+}
+
+llgo_sched_state llgo_sched_run(void) {
+  sched.p_status = LLGO_P_RUNNING;
+  int state = dispatch_batch();
+  while (state == SCHED_KEEP_GOING) {
+    state = dispatch_batch();
+  }
   sched.p_status = LLGO_P_IDLE;
-  return LLGO_SCHED_MAIN_RETURNED;
+  return (llgo_sched_state)state;
 }
 
 void llgo_sched_set_idle_hook(llgo_sched_idle_hook hook) { sched.idle_hook = hook; }

@@ -64,71 +64,21 @@ static llgo_wait_queue *queue_of(const llgo_select_case *cas) {
   return cas->dir == LLGO_SELECT_RECV ? &cas->chan->recvq : &cas->chan->sendq;
 }
 
-/* Pass 2 and 3: wait on every case at once; returns the winning case. */
-static int wait_on_all(const llgo_select_case *cases, size_t count, int *received) {
-  llgo_current_g_or_die("llgo_select");
-  llgo_waiter *leader = NULL, *last = NULL;
-  for (size_t k = 0; k < count; k++) {
-    const llgo_select_case *cas = &cases[k];
-    if (cas->chan == NULL) {
-      continue;
-    }
-    llgo_waiter *w = llgo_waiter_acquire(cas->chan->elemsize);
-    if (cas->dir == LLGO_SELECT_SEND) {
-      llgo_chan_copy(cas->chan, w->elem, cas->elem); /* to the heap before we park */
-    }
-    w->chan = cas->chan;
-    w->case_index = (int)k;
-    if (leader == NULL) {
-      leader = w;
-    } else {
-      last->select_next = w;
-    }
-    w->select_leader = leader;
-    last = w;
-    llgo_wait_queue_push(queue_of(cas), w);
-  }
-  llgo_park_unlock();
+/*
+ * Like the channel operations (chan.c), llgo_select keeps only what runs around
+ * its park; every step is an out-of-line function that never parks, so Asyncify
+ * leaves it alone and a parked select has a small frame. The steps report a
+ * case and its receive's ok as one number: case * 2 + ok.
+ */
+#define SELECT_NOINLINE __attribute__((noinline))
+#define SELECT_WAIT (-2)           /* nothing ready: queue and park (the lock is held) */
+#define SELECT_NOTHING_LIVE (-3)   /* no live case and no default: block forever */
+#define SELECT_CLOSED_SEND (-4)    /* a send case's channel is closed: panic */
 
-  llgo_runtime_lock();
-  llgo_waiter *winner = leader->winner;
-  if (winner == NULL) {
-    llgo_fatal("select: woken without a winning case");
-  }
-  for (llgo_waiter *w = leader; w != NULL; w = w->select_next) {
-    if (w != winner) {
-      llgo_wait_queue_remove(queue_of(&cases[w->case_index]), w);
-    }
-  }
-  const llgo_select_case *won = &cases[winner->case_index];
-  int index = winner->case_index;
-  int success = winner->success;
-  if (won->dir == LLGO_SELECT_RECV) {
-    /* Our own stack again: copy the value out of the waiter. */
-    if (success) {
-      llgo_chan_copy(won->chan, won->elem, winner->elem);
-    } else {
-      llgo_chan_clear(won->chan, won->elem);
-    }
-  }
-  for (llgo_waiter *w = leader; w != NULL;) {
-    llgo_waiter *next = w->select_next;
-    llgo_waiter_release(w);
-    w = next;
-  }
-  llgo_runtime_unlock();
-  if (won->dir == LLGO_SELECT_SEND && !success) {
-    llgo_panic("send on closed channel");
-  }
-  *received = success;
-  return index;
-}
-
-int llgo_select(const llgo_select_case *cases, size_t count, int block, int *recv_ok) {
+/* Pass 1 and 2 (see the top). Returns a case * 2 + ok, -1 (default), or one of
+ * the SELECT_ outcomes above. */
+static SELECT_NOINLINE int select_now(const llgo_select_case *cases, size_t count, int block) {
   llgo_timers_poll();
-  if (recv_ok != NULL) {
-    *recv_ok = 0;
-  }
   size_t stack_order[SELECT_STACK_CASES];
   size_t *order = stack_order;
   if (count > SELECT_STACK_CASES) {
@@ -166,24 +116,116 @@ int llgo_select(const llgo_select_case *cases, size_t count, int block, int *rec
   }
   if (outcome == SEND_ON_CLOSED) {
     llgo_runtime_unlock();
-    llgo_panic("send on closed channel");
+    return SELECT_CLOSED_SEND;
   }
   if (outcome == 1) {
     llgo_runtime_unlock();
     if (wake != NULL) {
       llgo_ready(wake);
     }
-  } else if (!block) {
+    return chosen * 2 + received;
+  }
+  if (!block) {
     llgo_runtime_unlock();
     return -1;
-  } else if (live == 0) {
-    llgo_runtime_unlock();
-    llgo_block_forever("llgo_select");
-  } else {
-    chosen = wait_on_all(cases, count, &received);
   }
+  if (live == 0) {
+    llgo_runtime_unlock();
+    return SELECT_NOTHING_LIVE;
+  }
+  return SELECT_WAIT;
+}
+
+/* Pass 3, under the lock: one waiter per live case, queued on its channel;
+ * returns the first (the select's leader). */
+static SELECT_NOINLINE llgo_waiter *select_queue_all(const llgo_select_case *cases, size_t count) {
+  llgo_current_g_or_die("llgo_select");
+  llgo_waiter *leader = NULL, *last = NULL;
+  for (size_t k = 0; k < count; k++) {
+    const llgo_select_case *cas = &cases[k];
+    if (cas->chan == NULL) {
+      continue;
+    }
+    llgo_waiter *w = llgo_waiter_acquire(cas->chan->elemsize);
+    if (cas->dir == LLGO_SELECT_SEND) {
+      llgo_chan_copy(cas->chan, w->elem, cas->elem); /* to the heap before we park */
+    }
+    w->chan = cas->chan;
+    w->case_index = (int)k;
+    if (leader == NULL) {
+      leader = w;
+    } else {
+      last->select_next = w;
+    }
+    w->select_leader = leader;
+    last = w;
+    llgo_wait_queue_push(queue_of(cas), w);
+  }
+  return leader;
+}
+
+/* Woken: removes the losing waiters and takes the winner's value. Returns the
+ * winning case * 2 + ok, or SELECT_CLOSED_SEND. */
+static SELECT_NOINLINE int select_woken(const llgo_select_case *cases, llgo_waiter *leader) {
+  llgo_runtime_lock();
+  llgo_waiter *winner = leader->winner;
+  if (winner == NULL) {
+    llgo_fatal("select: woken without a winning case");
+  }
+  for (llgo_waiter *w = leader; w != NULL; w = w->select_next) {
+    if (w != winner) {
+      llgo_wait_queue_remove(queue_of(&cases[w->case_index]), w);
+    }
+  }
+  const llgo_select_case *won = &cases[winner->case_index];
+  int index = winner->case_index;
+  int success = winner->success;
+  if (won->dir == LLGO_SELECT_RECV) {
+    /* Our own stack again: copy the value out of the waiter. */
+    if (success) {
+      llgo_chan_copy(won->chan, won->elem, winner->elem);
+    } else {
+      llgo_chan_clear(won->chan, won->elem);
+    }
+  }
+  for (llgo_waiter *w = leader; w != NULL;) {
+    llgo_waiter *next = w->select_next;
+    llgo_waiter_release(w);
+    w = next;
+  }
+  llgo_runtime_unlock();
+  if (won->dir == LLGO_SELECT_SEND && !success) {
+    return SELECT_CLOSED_SEND;
+  }
+  return index * 2 + success;
+}
+
+static SELECT_NOINLINE _Noreturn void select_panic_closed_send(void) {
+  llgo_panic("send on closed channel");
+}
+
+int llgo_select(const llgo_select_case *cases, size_t count, int block, int *recv_ok) {
+  if (recv_ok != NULL) {
+    *recv_ok = 0;
+  }
+  int outcome = select_now(cases, count, block);
+  if (outcome == SELECT_WAIT) {
+    llgo_waiter *leader = select_queue_all(cases, count);
+    llgo_park_unlock();
+    outcome = select_woken(cases, leader);
+  }
+  if (outcome == SELECT_CLOSED_SEND) {
+    select_panic_closed_send();
+  }
+  if (outcome == SELECT_NOTHING_LIVE) {
+    llgo_block_forever("llgo_select");
+  }
+  if (outcome == -1) {
+    return -1;
+  }
+  int chosen = outcome >> 1;
   if (recv_ok != NULL && cases[chosen].dir == LLGO_SELECT_RECV) {
-    *recv_ok = received;
+    *recv_ok = outcome & 1;
   }
   return chosen;
 }

@@ -186,6 +186,7 @@ std::vector<FieldChange> field_changes() {
       {"environments", "/environments", json::array({"node"})},
       {"asyncify-imports", "/asyncify-imports", json::array({"env.host_yield"})},
       {"asyncify-removelist", "/asyncify-removelist", json::array({"other"})},
+      {"context-asyncify-removelist", "/context-asyncify-removelist", json::object({{"asyncify", json::array({"other"})}})},
       {"default-stack-size", "/default-stack-size", 131072},
       {"max-goroutines", "/max-goroutines", 1000, "wasip1-stack-switching"},
       {"link-optimization", "/link-optimization", "-O3"},

@@ -242,6 +242,33 @@ TEST(Resolve, AsyncifyRemovelistReachesEmcc) {
                            [](const std::string& f) { return f.rfind("-sASYNCIFY_REMOVE", 0) == 0; }));
 }
 
+// context-asyncify-removelist: the raw asyncify backend's host loop is added to the list only
+// when that backend is chosen (under emscripten-fiber the host loop is a fiber that is unwound).
+TEST(Resolve, ContextAsyncifyRemovelistFollowsTheChosenContext) {
+  auto has_host_loop = [](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), "dispatch_batch") != names.end();
+  };
+  auto remove_setting = [](const TargetSpec& spec) {
+    for (const auto& flag : effective_flags(spec).ldflags) {
+      if (flag.rfind("-sASYNCIFY_REMOVE=", 0) == 0) return flag;
+    }
+    return std::string();
+  };
+  Query raw = named("wasm");
+  raw.context = "asyncify";
+  ResolvedTarget j32_raw = resolve(raw);
+  ResolvedTarget j32_fiber = resolve(named("wasm"));
+  ASSERT_EQ(j32_fiber.spec.capabilities.context, "emscripten-fiber");
+  EXPECT_TRUE(has_host_loop(chosen_asyncify_removelist(j32_raw.spec)));
+  EXPECT_FALSE(has_host_loop(chosen_asyncify_removelist(j32_fiber.spec)));
+  EXPECT_NE(remove_setting(j32_raw.spec).find(",dispatch_batch"), std::string::npos) << remove_setting(j32_raw.spec);
+  EXPECT_EQ(remove_setting(j32_fiber.spec).find("dispatch_batch"), std::string::npos) << remove_setting(j32_fiber.spec);
+  // The plain list comes first, then the context's.
+  auto p1 = chosen_asyncify_removelist(resolve(named("wasip1")).spec);
+  EXPECT_TRUE(has_host_loop(p1));
+  EXPECT_EQ(p1.front(), "llgo_fatal");
+}
+
 TEST(Resolve, CustomDescriptorPath) {
   testing::TemporaryDirectory directory("resolve");
   auto file = directory.write("mine.json", R"({"name": "mine", "inherits": "wasm", "cflags": ["-DMINE"]})");

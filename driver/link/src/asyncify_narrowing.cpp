@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdio>
 #include <fstream>
+#include <unordered_set>
 
 #include "llgo_wasm/asyncify_analysis.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
@@ -88,7 +89,13 @@ AsyncifyNarrowingReport plan_asyncify_arguments(const std::string& module_path, 
       arguments.clear();
     } else {
       // The declared names first (patterns a name check cannot vouch for), then the analysis's.
-      std::vector<std::string> listed = request.never_switch;
+      // A declared name the module does not define is left out: Binaryen would warn about it
+      // (the runtime's host-side functions are absent from a program without goroutines).
+      std::vector<std::string> listed;
+      const std::unordered_set<std::string> defined(analysis.binaryen_names.begin(), analysis.binaryen_names.end());
+      for (const auto& name : request.never_switch) {
+        if (name.find('*') != std::string::npos || defined.count(name) != 0) listed.push_back(name);
+      }
       for (auto& name : analysis.removable_names()) {
         if (std::find(listed.begin(), listed.end(), name) == listed.end()) listed.push_back(std::move(name));
       }

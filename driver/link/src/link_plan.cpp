@@ -342,13 +342,15 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
         LinkStep analysis = make_step(LinkStepKind::analyse_asyncify, "asyncify-analysis", {}, {to_publish}, {*asyncify_arguments, list});
         // The descriptor's asyncify-removelist names functions that never switch although the
         // call graph cannot tell (they reach indirect calls): the analysis stops at them too.
-        analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}, spec.asyncify_removelist};
+        analysis.narrowing = AsyncifyNarrowingRequest{switch_imports, {}, chosen_asyncify_removelist(spec)};
         plan.steps.push_back(analysis);
         break;
       }
       case AsyncifyInstrumentation::wide:
         wasm_opt.push_back("--asyncify");
-        if (!spec.asyncify_removelist.empty()) wasm_opt.push_back(asyncify_removelist_argument(spec.asyncify_removelist));
+        if (const auto removelist = chosen_asyncify_removelist(spec); !removelist.empty()) {
+          wasm_opt.push_back(asyncify_removelist_argument(removelist));
+        }
         plan.notes.push_back("Asyncify narrowing off: every import and indirect call is assumed to switch");
         break;
       case AsyncifyInstrumentation::none:

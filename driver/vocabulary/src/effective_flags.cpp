@@ -42,16 +42,26 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
     for (std::size_t i = 0; i < spec.environments.size(); ++i) setting += (i ? "," : "") + spec.environments[i];
     effective.ldflags.push_back(setting);
   }
-  if (!spec.asyncify_removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
+  if (const auto removelist = chosen_asyncify_removelist(spec);
+      !removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
     // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead.
     std::string setting = "-sASYNCIFY_REMOVE=";
-    for (std::size_t i = 0; i < spec.asyncify_removelist.size(); ++i) setting += (i ? "," : "") + spec.asyncify_removelist[i];
+    for (std::size_t i = 0; i < removelist.size(); ++i) setting += (i ? "," : "") + removelist[i];
     effective.ldflags.push_back(setting);
   }
   if (auto context = spec.context_ldflags.find(spec.capabilities.context); context != spec.context_ldflags.end()) {
     effective.ldflags.insert(effective.ldflags.end(), context->second.begin(), context->second.end());
   }
   return effective;
+}
+
+std::vector<std::string> chosen_asyncify_removelist(const TargetSpec& spec) {
+  std::vector<std::string> names = spec.asyncify_removelist;
+  if (auto context = spec.context_asyncify_removelist.find(spec.capabilities.context);
+      context != spec.context_asyncify_removelist.end()) {
+    names.insert(names.end(), context->second.begin(), context->second.end());
+  }
+  return names;
 }
 
 const ProgramMerge& chosen_context_merge(const TargetSpec& spec) {

@@ -125,6 +125,8 @@ json spec_to_json(const TargetSpec& spec) {
   for (auto mode : caps.supported_stacks) supported_stacks.push_back(to_string(mode));
   json context_ldflags = json::object();
   for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
+  json context_removelist = json::object();
+  for (const auto& [context, names] : spec.context_asyncify_removelist) context_removelist[context] = names;
   json context_merge = json::object();
   for (const auto& [context, merge] : spec.context_merge) {
     json modules = json::object();
@@ -160,6 +162,7 @@ json spec_to_json(const TargetSpec& spec) {
       {"environments", spec.environments},
       {"asyncify-imports", spec.asyncify_imports},
       {"asyncify-removelist", spec.asyncify_removelist},
+      {"context-asyncify-removelist", context_removelist},
       {"default-stack-size", spec.default_stack_size},
       {"output",
        {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
@@ -226,6 +229,9 @@ TargetSpec spec_from_json(const json& value) {
   spec.environments = root.optional_strings("environments");
   spec.asyncify_imports = root.optional_strings("asyncify-imports");
   spec.asyncify_removelist = root.optional_strings("asyncify-removelist");
+  root.each_member("context-asyncify-removelist", [&](const std::string& name, const json& names, const std::string& path) {
+    spec.context_asyncify_removelist[name] = JsonReader::string_list(names, path);
+  });
   spec.default_stack_size = root.unsigned_integer("default-stack-size");
   if (root.find("max-goroutines")) spec.max_goroutines = root.unsigned_integer("max-goroutines");
   spec.link_optimization = root.optional_string("link-optimization");

@@ -177,6 +177,9 @@ struct TargetSpec {
   // Functions Asyncify must not instrument (they never switch, e.g. the runtime's fatal path):
   // --pass-arg=asyncify-removelist for post-link Asyncify, -sASYNCIFY_REMOVE under emcc.
   std::vector<std::string> asyncify_removelist;
+  // More such functions, only when that context backend is the chosen one (the raw Asyncify
+  // backend's host loop: below its unwind's stop, but reached by signature from the program).
+  std::map<ContextBackend, std::vector<std::string>> context_asyncify_removelist;
   // The most C stack a goroutine gets; the runtime is compiled with it (LLGO_DEFAULT_STACK_SIZE).
   std::uint64_t default_stack_size = 0;
   // The most goroutines alive at once (0: no cap beyond memory): where the engine aborts
@@ -207,6 +210,9 @@ EffectiveFlags effective_flags(const TargetSpec& spec);
 
 // The chosen context's modules to merge (empty when it has none).
 const ProgramMerge& chosen_context_merge(const TargetSpec& spec);
+
+// asyncify-removelist, then the chosen context's context-asyncify-removelist.
+std::vector<std::string> chosen_asyncify_removelist(const TargetSpec& spec);
 
 // What the user said. Unset means "not said"; resolution decides.
 struct Query {
