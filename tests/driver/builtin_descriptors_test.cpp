@@ -213,9 +213,10 @@ TEST(BuiltinDescriptors, JsonSchemaMatchesTheLoader) {
 void collect_json_paths(const nlohmann::json& object, const std::string& prefix, std::set<std::string>& paths) {
   for (const auto& [key, value] : object.items()) {
     std::string path = prefix.empty() ? key : prefix + "/" + key;
-    // Map members (engines, context-ldflags, context-merge and its modules, environment) are
-    // named "*" in the schema.
-    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "context-merge" ||
+    // Map members (engines, context-ldflags, context-asyncify-removelist, context-merge and its
+    // modules, environment) are named "*" in the schema.
+    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "context-asyncify-removelist" ||
+               prefix == "context-merge" ||
                prefix == "context-merge/*/modules" || prefix == "environment" || prefix == "overridden-environment";
     if (map) path = prefix + "/*";
     paths.insert(path);
