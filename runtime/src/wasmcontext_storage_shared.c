@@ -43,7 +43,7 @@ static struct {
 #if defined(__clang__)
 __attribute__((no_builtin("memcpy")))
 #endif
-static inline void copy_chunks(unsigned char *to, const unsigned char *from, size_t size) {
+static inline __attribute__((always_inline)) void copy_chunks(unsigned char *to, const unsigned char *from, size_t size) {
   uint64_t *words_to = (uint64_t *)(void *)to;
   const uint64_t *words_from = (const uint64_t *)(const void *)from;
   size_t words = (size + 15) / 16 * 2;
