@@ -206,6 +206,26 @@ TEST_F(RealPipeline, NarrowingFigures) {
   EXPECT_LT(figures[0].size, figures[1].size) << "narrowing should instrument less code";
 }
 
+// The descriptors' remove-lists name runtime functions (llgo_fatal, the raw backend's host loop)
+// that a plain C program does not define. Binaryen warns once per such name; the driver drops
+// those lines and passes everything else on, in both Asyncify modes.
+TEST_F(RealPipeline, AbsentListedNamesDrawNoBinaryenWarning) {
+  const fs::path object = compile("switch_through_pointer.c");
+  for (const char* mode : {"wide", "narrowed"}) {
+    const fs::path output = scratch / (std::string("absent-") + mode + ".wasm");
+    testing::internal::CaptureStderr();
+    int status = run_link_command(resolved_p1(), {"--cc", tools.clang, "--sysroot", tools.sysroot, "-O2", "--asyncify",
+                                                  mode, object.string(), "-o", output.string()});
+    std::string diagnostics = testing::internal::GetCapturedStderr();
+    ASSERT_EQ(status, 0) << mode << ": " << diagnostics;
+    EXPECT_EQ(diagnostics.find("non-existing function name"), std::string::npos) << mode << ":\n" << diagnostics;
+    EXPECT_EQ(diagnostics.find("warning"), std::string::npos) << mode << ":\n" << diagnostics;
+    ChildResult run = run_under_node(output);
+    EXPECT_TRUE(run.exited && run.exit_status == 0) << mode << ": " << run.describe_failure("node");
+  }
+  EXPECT_TRUE(link_test::temporaries_in(scratch).empty()) << "the diagnostics file is a temporary";
+}
+
 // cmake/LlgoWasmLink.cmake: a CMake build (Release, so -O3 reaches the link line) leaves the
 // final module at the target's normal path, and it runs.
 TEST_F(RealPipeline, CMakeProjectLinksThroughTheDriver) {

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <unordered_set>
 
 #include "llgo_wasm/asyncify_analysis.hpp"
@@ -51,6 +53,17 @@ std::string asyncify_removelist_argument(const std::vector<std::string>& names) 
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : ",") + name;
   return "--pass-arg=asyncify-removelist@" + list;
+}
+
+void pass_on_binaryen_diagnostics(const std::string& diagnostics_path) {
+  {
+    std::ifstream in(diagnostics_path);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("list contained a non-existing function name") == std::string::npos) std::cerr << line << "\n";
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove(diagnostics_path, ignored);
 }
 
 std::string AsyncifyNarrowingReport::summary() const {

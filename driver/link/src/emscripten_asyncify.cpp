@@ -175,14 +175,7 @@ int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments) {
   // (inlined); those lines are expected and dropped, everything else is passed on.
   const std::string diagnostics = report_path + ".stderr";
   ChildResult run = run_child_process(command, false, {}, asyncify ? diagnostics : "");
-  if (asyncify) {
-    std::ifstream in(diagnostics);
-    for (std::string line; std::getline(in, line);) {
-      if (line.find("list contained a non-existing function name") == std::string::npos) std::cerr << line << "\n";
-    }
-    std::error_code ignored;
-    fs::remove(diagnostics, ignored);
-  }
+  if (asyncify) pass_on_binaryen_diagnostics(diagnostics);
   if (!run.started) {
     std::cerr << "llgo-wasm link: " << run.describe_failure("wasm-opt") << "\n";
     return 127;

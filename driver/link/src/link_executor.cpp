@@ -263,7 +263,8 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
             fs::create_directories(directory, error);
             if (error) return fail(number, step, "cannot create " + directory + ": " + error.message());
           }
-          ChildResult run = run_child_process(command, false, step.environment);
+          ChildResult run = run_child_process(command, false, step.environment, step.binaryen_diagnostics.value_or(""));
+          if (step.binaryen_diagnostics) pass_on_binaryen_diagnostics(*step.binaryen_diagnostics);
           if (termination.pending()) {
             fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
             termination.reraise_if_pending();
