@@ -6,9 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <unordered_set>
 
 #include "llgo_wasm/asyncify_analysis.hpp"
@@ -55,15 +53,8 @@ std::string asyncify_removelist_argument(const std::vector<std::string>& names) 
   return "--pass-arg=asyncify-removelist@" + list;
 }
 
-void pass_on_binaryen_diagnostics(const std::string& diagnostics_path) {
-  {
-    std::ifstream in(diagnostics_path);
-    for (std::string line; std::getline(in, line);) {
-      if (line.find("list contained a non-existing function name") == std::string::npos) std::cerr << line << "\n";
-    }
-  }
-  std::error_code ignored;
-  std::filesystem::remove(diagnostics_path, ignored);
+bool is_absent_listed_name_warning(std::string_view line) {
+  return line.find("list contained a non-existing function name") != std::string_view::npos;
 }
 
 std::string AsyncifyNarrowingReport::summary() const {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
@@ -45,10 +46,15 @@ std::string ChildResult::describe_failure(const std::string& tool) const {
 }
 
 ChildResult run_child_process(const std::vector<std::string>& command, bool capture_stdout,
-                              const std::vector<std::string>& environment, const std::string& stderr_path) {
+                              const std::vector<std::string>& environment, const std::string& stderr_path,
+                              const std::function<bool(std::string_view)>& keep_stderr_line) {
   ChildResult result;
   if (command.empty() || command.front().empty()) {
     result.start_error = "no program given";
+    return result;
+  }
+  if (keep_stderr_line && (capture_stdout || !stderr_path.empty())) {
+    result.start_error = "a stderr filter needs stdout uncaptured and no stderr file";
     return result;
   }
   std::vector<char*> argv;
@@ -71,6 +77,17 @@ ChildResult run_child_process(const std::vector<std::string>& command, bool capt
   if (!stderr_path.empty()) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
+  int error_fds[2] = {-1, -1};
+  if (keep_stderr_line) {
+    if (pipe(error_fds) != 0) {
+      result.start_error = std::string("pipe: ") + std::strerror(errno);
+      posix_spawn_file_actions_destroy(&actions);
+      return result;
+    }
+    posix_spawn_file_actions_addclose(&actions, error_fds[0]);
+    posix_spawn_file_actions_adddup2(&actions, error_fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, error_fds[1]);
+  }
   std::vector<char*> child_environment;
   for (char** entry = environ; *entry; ++entry) {
     std::string_view current(*entry);
@@ -87,9 +104,11 @@ ChildResult run_child_process(const std::vector<std::string>& command, bool capt
   int spawn_error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), child_environment.data());
   posix_spawn_file_actions_destroy(&actions);
   if (capture_stdout) close(pipe_fds[1]);
+  if (keep_stderr_line) close(error_fds[1]);
   if (spawn_error != 0) {
     result.start_error = std::string(std::strerror(spawn_error)) + " (" + command.front() + ")";
     if (capture_stdout) close(pipe_fds[0]);
+    if (keep_stderr_line) close(error_fds[0]);
     return result;
   }
   result.started = true;
@@ -105,6 +124,30 @@ ChildResult run_child_process(const std::vector<std::string>& command, bool capt
       }
     }
     close(pipe_fds[0]);
+  }
+  if (keep_stderr_line) {
+    std::string pending;
+    auto pass_on = [&](std::string_view line) {
+      if (keep_stderr_line(line)) {
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fputc('\n', stderr);
+      }
+    };
+    char buffer[4096];
+    for (;;) {
+      ssize_t count = read(error_fds[0], buffer, sizeof buffer);
+      if (count > 0) {
+        pending.append(buffer, static_cast<size_t>(count));
+        for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
+          pass_on(std::string_view(pending).substr(0, end));
+        }
+      } else if (count == 0 || errno != EINTR) {
+        break;
+      }
+    }
+    if (!pending.empty()) pass_on(pending);
+    std::fflush(stderr);
+    close(error_fds[0]);
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {

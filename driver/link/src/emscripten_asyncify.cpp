@@ -173,9 +173,9 @@ int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments) {
   command.insert(command.end(), passed.begin(), passed.end());
   // Binaryen warns once per listed name that the optimiser run before --asyncify removed
   // (inlined); those lines are expected and dropped, everything else is passed on.
-  const std::string diagnostics = report_path + ".stderr";
-  ChildResult run = run_child_process(command, false, {}, asyncify ? diagnostics : "");
-  if (asyncify) pass_on_binaryen_diagnostics(diagnostics);
+  std::function<bool(std::string_view)> keep_line;
+  if (asyncify) keep_line = [](std::string_view line) { return !is_absent_listed_name_warning(line); };
+  ChildResult run = run_child_process(command, false, {}, "", keep_line);
   if (!run.started) {
     std::cerr << "llgo-wasm link: " << run.describe_failure("wasm-opt") << "\n";
     return 127;

@@ -263,8 +263,9 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
             fs::create_directories(directory, error);
             if (error) return fail(number, step, "cannot create " + directory + ": " + error.message());
           }
-          ChildResult run = run_child_process(command, false, step.environment, step.binaryen_diagnostics.value_or(""));
-          if (step.binaryen_diagnostics) pass_on_binaryen_diagnostics(*step.binaryen_diagnostics);
+          std::function<bool(std::string_view)> keep_line;
+          if (step.drop_absent_name_warnings) keep_line = [](std::string_view line) { return !is_absent_listed_name_warning(line); };
+          ChildResult run = run_child_process(command, false, step.environment, "", keep_line);
           if (termination.pending()) {
             fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
             termination.reraise_if_pending();

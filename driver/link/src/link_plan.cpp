@@ -368,11 +368,8 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     wasm_opt.push_back(final_module);
     const std::string name = std::string(asyncify ? "asyncify" : "wasm-opt") + (translate_exceptions ? "+exnref" : "");
     LinkStep optimise = make_step(LinkStepKind::run_tool, name, wasm_opt, {to_publish}, {final_module});
-    if (asyncify && arguments.asyncify != AsyncifyInstrumentation::none) {
-      // The descriptor's remove-lists name runtime functions a program may not define.
-      optimise.binaryen_diagnostics = temporary_path(arguments.output_path, "wasm-opt-stderr", naming);
-      plan.temporaries.push_back(*optimise.binaryen_diagnostics);
-    }
+    // The descriptor's remove-lists name runtime functions a program may not define.
+    optimise.drop_absent_name_warnings = asyncify && arguments.asyncify != AsyncifyInstrumentation::none;
     optimise.arguments_file = asyncify_arguments;
     optimise.arguments_insert_at = asyncify_arguments_at;
     plan.steps.push_back(optimise);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llgo_wasm {
@@ -62,9 +63,9 @@ std::string asyncify_imports_argument(const std::vector<std::string>& switch_imp
 // --pass-arg=asyncify-removelist@a,b,... for names given inline (the descriptor's list).
 std::string asyncify_removelist_argument(const std::vector<std::string>& names);
 
-// Copies the Binaryen diagnostics in `diagnostics_path` to stderr, less the lines saying that a
-// remove-list named a function the module does not define (the descriptor's lists name runtime
-// functions a program may not have, or that the optimiser inlined), and removes the file.
-void pass_on_binaryen_diagnostics(const std::string& diagnostics_path);
+// Binaryen's warning that a remove-list named a function the module does not define: the
+// descriptor's lists name runtime functions a program may not have, or that the optimiser
+// inlined, so the driver drops these lines from the asyncify step's stderr.
+bool is_absent_listed_name_warning(std::string_view line);
 
 }  // namespace llgo_wasm

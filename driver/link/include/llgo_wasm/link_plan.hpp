@@ -60,9 +60,9 @@ struct LinkStep {
   size_t arguments_insert_at = 0;
   std::vector<std::string> environment;         // run_tool: KEY=VALUE set for the tool
   std::vector<std::string> create_directories;  // run_tool: made before the tool runs
-  // run_tool (Binaryen with a remove-list): its stderr goes to this file and is passed on less
-  // the warnings about listed names the module does not define (pass_on_binaryen_diagnostics).
-  std::optional<std::string> binaryen_diagnostics;
+  // run_tool (Binaryen with a remove-list): its stderr is passed on less the warnings about
+  // listed names the module does not define (is_absent_listed_name_warning).
+  bool drop_absent_name_warnings = false;
   std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
 };
 
