@@ -8,7 +8,7 @@
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
-#                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...])
+#                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...] [OPTIONS <compile and link options>...])
 #
 # DEFAULT_EXTENSION_ONLY: build the program only with the target's default output extension and
 # run it only on the engines that load that (J32/J64: `.js`, not the ES module `.mjs`, which the
@@ -42,7 +42,7 @@ get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." AB
 
 function(llgo_test_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE"
-                        "SOURCES;SAMPLED_ENGINE_CASES")
+                        "SOURCES;SAMPLED_ENGINE_CASES;OPTIONS")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
   endif()
@@ -55,6 +55,7 @@ function(llgo_test_program name)
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES "${LLGO_TEST_PROGRAMS_ROOT}/${arg_CASES}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY ${arg_DEFAULT_EXTENSION_ONLY})
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES "${arg_SAMPLED_ENGINE_CASES}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS "${arg_OPTIONS}")
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -96,8 +97,13 @@ function(llgo_wasm_add_test_programs cid)
         endforeach()
       endif()
     endif()
+    get_property(options GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS)
+    set(options_option "")
+    if(options)
+      set(options_option OPTIONS ${options})
+    endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
-                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option})
+                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option} ${options_option})
   endforeach()
 endfunction()
 

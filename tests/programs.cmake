@@ -19,6 +19,12 @@ llgo_test_program(blocking
           tests/blocking/sync_cases.c tests/blocking/timer_cases.c
   CASES tests/blocking/cases.json
   DEFAULT_EXTENSION_ONLY)
+llgo_test_program(yield_only
+  SOURCES tests/yield_only/yield_only.c
+  CASES tests/yield_only/cases.json
+  DEFAULT_EXTENSION_ONLY
+  # no debug info: with it emcc runs limited Binaryen optimisations (no inlining), which hid the bug
+  OPTIONS -g0)
 llgo_test_program(host_events
   SOURCES tests/host_events/host_events.c
   CASES tests/host_events/cases.json

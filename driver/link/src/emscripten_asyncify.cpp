@@ -100,6 +100,16 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
       if (!added) listed.push_back(name);
     }
     report.listed_non_switching = static_cast<unsigned>(listed.size() - user_remove.size());
+    // The functions that start the unwind (the raw backend's llgo_wasmcontext_suspend) are not
+    // instrumented, so no caller may absorb them: emcc's -O runs before --asyncify, and Binaryen
+    // inlines a function left with one caller (a program that never parks keeps only
+    // llgo_gosched's call of suspend, and the merged function re-ran the requeue on every rewind).
+    std::vector<std::string> keep_out_of_line;
+    for (uint32_t index : analysis.start_switch) {
+      const std::string& name = analysis.binaryen_names[index];
+      if (!name.empty()) keep_out_of_line.push_back("--no-inline=" + name);
+    }
+    arguments.insert(arguments.begin(), keep_out_of_line.begin(), keep_out_of_line.end());
     if (!listed.empty()) {
       write_list_file(list_path, listed);
       const std::string list_argument = "--pass-arg=asyncify-removelist@@" + list_path;
