@@ -114,8 +114,6 @@ llgo_g *llgo_chan_recv_from_waiter(llgo_chan *c, llgo_waiter *sender, void *elem
  * of line. A goroutine parked on a channel thus has one channel frame and the
  * scheduler's on its stack to unwind and rewind, each with few locals.
  */
-#define CHAN_NOINLINE __attribute__((noinline))
-#define CHAN_INLINE static inline __attribute__((always_inline))
 
 /* What chan_send_now / chan_recv_now did. */
 enum {
@@ -125,7 +123,7 @@ enum {
 };
 
 /* Go's chansend up to its park. With `block`, CHAN_WAIT returns with the lock held. */
-static CHAN_NOINLINE int chan_send_now(llgo_chan *c, const void *elem, int block) {
+static LLGO_CHAN_STEP int chan_send_now(llgo_chan *c, const void *elem, int block) {
   llgo_timers_poll();
   llgo_runtime_lock();
   if (c->closed) {
@@ -152,7 +150,7 @@ static CHAN_NOINLINE int chan_send_now(llgo_chan *c, const void *elem, int block
 
 /* Under the lock: queues the running goroutine as a sender of `elem` (copied to
  * the waiter: the heap, not this stack, holds it while we are parked). */
-static CHAN_NOINLINE llgo_waiter *chan_queue_sender(llgo_chan *c, const void *elem) {
+static LLGO_CHAN_STEP llgo_waiter *chan_queue_sender(llgo_chan *c, const void *elem) {
   llgo_current_g_or_die("llgo_chan_send");
   llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
   llgo_chan_copy(c, self->elem, elem);
@@ -162,7 +160,7 @@ static CHAN_NOINLINE llgo_waiter *chan_queue_sender(llgo_chan *c, const void *el
 }
 
 /* A parked sender is back: returns whether its value was taken (not a close). */
-static CHAN_NOINLINE int chan_sender_woken(llgo_waiter *self) {
+static LLGO_CHAN_STEP int chan_sender_woken(llgo_waiter *self) {
   llgo_runtime_lock();
   int sent = self->success;
   llgo_waiter_release(self);
@@ -170,13 +168,11 @@ static CHAN_NOINLINE int chan_sender_woken(llgo_waiter *self) {
   return sent;
 }
 
-static CHAN_NOINLINE _Noreturn void chan_panic_closed_send(void) {
-  llgo_panic("send on closed channel");
-}
+LLGO_CHAN_STEP _Noreturn void llgo_chan_panic_closed_send(void) { llgo_panic("send on closed channel"); }
 
 /* Go's chanrecv up to its park: on CHAN_DONE the value is in *elem, on
  * CHAN_CLOSED its zero value. With `block`, CHAN_WAIT returns with the lock held. */
-static CHAN_NOINLINE int chan_recv_now(llgo_chan *c, void *elem, int block) {
+static LLGO_CHAN_STEP int chan_recv_now(llgo_chan *c, void *elem, int block) {
   llgo_timers_poll();
   llgo_runtime_lock();
   if (c->closed && c->qcount == 0) {
@@ -203,7 +199,7 @@ static CHAN_NOINLINE int chan_recv_now(llgo_chan *c, void *elem, int block) {
 }
 
 /* Under the lock: queues the running goroutine as a receiver. */
-static CHAN_NOINLINE llgo_waiter *chan_queue_receiver(llgo_chan *c) {
+static LLGO_CHAN_STEP llgo_waiter *chan_queue_receiver(llgo_chan *c) {
   llgo_current_g_or_die("llgo_chan_recv");
   llgo_waiter *self = llgo_waiter_acquire(c->elemsize);
   self->chan = c;
@@ -213,7 +209,7 @@ static CHAN_NOINLINE llgo_waiter *chan_queue_receiver(llgo_chan *c) {
 
 /* A parked receiver is back, on its own stack again: copies the value out of
  * the waiter (or the zero value after a close); returns whether it was a value. */
-static CHAN_NOINLINE int chan_receiver_woken(llgo_chan *c, void *elem, llgo_waiter *self) {
+static LLGO_CHAN_STEP int chan_receiver_woken(llgo_chan *c, void *elem, llgo_waiter *self) {
   llgo_runtime_lock();
   int received = self->success;
   if (received) {
@@ -237,14 +233,14 @@ void llgo_chan_send(llgo_chan *c, const void *elem) {
     done = chan_sender_woken(self) ? CHAN_DONE : CHAN_CLOSED;
   }
   if (done == CHAN_CLOSED) {
-    chan_panic_closed_send();
+    llgo_chan_panic_closed_send();
   }
 }
 
 /* A blocking receive; returns whether a value (not a close) was received. */
-CHAN_INLINE int chan_recv(llgo_chan *c, void *elem, const char *operation) {
+static inline __attribute__((always_inline)) int chan_recv(llgo_chan *c, void *elem) {
   if (c == NULL) {
-    llgo_block_forever(operation);
+    llgo_block_forever("llgo_chan_recv");
   }
   int done = chan_recv_now(c, elem, 1);
   if (done != CHAN_WAIT) {
@@ -255,9 +251,9 @@ CHAN_INLINE int chan_recv(llgo_chan *c, void *elem, const char *operation) {
   return chan_receiver_woken(c, elem, self);
 }
 
-void llgo_chan_recv(llgo_chan *c, void *elem) { chan_recv(c, elem, "llgo_chan_recv"); }
+void llgo_chan_recv(llgo_chan *c, void *elem) { chan_recv(c, elem); }
 
-int llgo_chan_recv2(llgo_chan *c, void *elem) { return chan_recv(c, elem, "llgo_chan_recv"); }
+int llgo_chan_recv2(llgo_chan *c, void *elem) { return chan_recv(c, elem); }
 
 int llgo_chan_try_send(llgo_chan *c, const void *elem) {
   if (c == NULL) {
@@ -265,7 +261,7 @@ int llgo_chan_try_send(llgo_chan *c, const void *elem) {
   }
   int done = chan_send_now(c, elem, 0);
   if (done == CHAN_CLOSED) {
-    chan_panic_closed_send();
+    llgo_chan_panic_closed_send();
   }
   return done == CHAN_DONE;
 }

@@ -31,6 +31,14 @@ void llgo_chan_buffer_put(llgo_chan *c, const void *elem);
 void llgo_chan_buffer_take(llgo_chan *c, void *elem);
 
 void llgo_chan_copy(const llgo_chan *c, void *to, const void *from);
+/* "send on closed channel" (Go's panic), for a send or a select's send case.
+ * Not under the lock. */
+_Noreturn void llgo_chan_panic_closed_send(void);
+
+/* The steps of a blocking channel operation or select that never park are kept
+ * out of line, so Asyncify leaves them alone and the function that parks stays
+ * small (chan.c). */
+#define LLGO_CHAN_STEP __attribute__((noinline))
 void llgo_chan_clear(const llgo_chan *c, void *elem);
 
 #endif /* LLGO_CHAN_H */

@@ -225,20 +225,19 @@ void llgo_gosched(void) {
   suspend(self);
 }
 
-void llgo_park(void) {
+/* Inlined into both switch points below, so each is one frame. */
+static inline __attribute__((always_inline)) void park_running(void) {
   sched_g *self = running_or_die("llgo_park");
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
   suspend(self);
 }
 
+void llgo_park(void) { park_running(); }
+
 /* blocking.h: on one worker the runtime lock is nothing, so this is llgo_park,
- * with the body repeated rather than called: a goroutine parked on a channel,
- * select or semaphore has one scheduler frame on its stack, not two. */
-void llgo_park_unlock(void) {
-  sched_g *self = running_or_die("llgo_park");
-  llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
-  suspend(self);
-}
+ * inlined rather than called: a goroutine parked on a channel, select or
+ * semaphore has one scheduler frame on its stack, not two. */
+void llgo_park_unlock(void) { park_running(); }
 
 void llgo_ready(llgo_g *g) {
   if (g == NULL) {

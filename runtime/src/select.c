@@ -70,14 +70,13 @@ static llgo_wait_queue *queue_of(const llgo_select_case *cas) {
  * leaves it alone and a parked select has a small frame. The steps report a
  * case and its receive's ok as one number: case * 2 + ok.
  */
-#define SELECT_NOINLINE __attribute__((noinline))
 #define SELECT_WAIT (-2)           /* nothing ready: queue and park (the lock is held) */
 #define SELECT_NOTHING_LIVE (-3)   /* no live case and no default: block forever */
 #define SELECT_CLOSED_SEND (-4)    /* a send case's channel is closed: panic */
 
 /* Pass 1 and 2 (see the top). Returns a case * 2 + ok, -1 (default), or one of
  * the SELECT_ outcomes above. */
-static SELECT_NOINLINE int select_now(const llgo_select_case *cases, size_t count, int block) {
+static LLGO_CHAN_STEP int select_now(const llgo_select_case *cases, size_t count, int block) {
   llgo_timers_poll();
   size_t stack_order[SELECT_STACK_CASES];
   size_t *order = stack_order;
@@ -138,7 +137,7 @@ static SELECT_NOINLINE int select_now(const llgo_select_case *cases, size_t coun
 
 /* Pass 3, under the lock: one waiter per live case, queued on its channel;
  * returns the first (the select's leader). */
-static SELECT_NOINLINE llgo_waiter *select_queue_all(const llgo_select_case *cases, size_t count) {
+static LLGO_CHAN_STEP llgo_waiter *select_queue_all(const llgo_select_case *cases, size_t count) {
   llgo_current_g_or_die("llgo_select");
   llgo_waiter *leader = NULL, *last = NULL;
   for (size_t k = 0; k < count; k++) {
@@ -166,7 +165,7 @@ static SELECT_NOINLINE llgo_waiter *select_queue_all(const llgo_select_case *cas
 
 /* Woken: removes the losing waiters and takes the winner's value. Returns the
  * winning case * 2 + ok, or SELECT_CLOSED_SEND. */
-static SELECT_NOINLINE int select_woken(const llgo_select_case *cases, llgo_waiter *leader) {
+static LLGO_CHAN_STEP int select_woken(const llgo_select_case *cases, llgo_waiter *leader) {
   llgo_runtime_lock();
   llgo_waiter *winner = leader->winner;
   if (winner == NULL) {
@@ -200,10 +199,6 @@ static SELECT_NOINLINE int select_woken(const llgo_select_case *cases, llgo_wait
   return index * 2 + success;
 }
 
-static SELECT_NOINLINE _Noreturn void select_panic_closed_send(void) {
-  llgo_panic("send on closed channel");
-}
-
 int llgo_select(const llgo_select_case *cases, size_t count, int block, int *recv_ok) {
   if (recv_ok != NULL) {
     *recv_ok = 0;
@@ -215,7 +210,7 @@ int llgo_select(const llgo_select_case *cases, size_t count, int block, int *rec
     outcome = select_woken(cases, leader);
   }
   if (outcome == SELECT_CLOSED_SEND) {
-    select_panic_closed_send();
+    llgo_chan_panic_closed_send();
   }
   if (outcome == SELECT_NOTHING_LIVE) {
     llgo_block_forever("llgo_select");

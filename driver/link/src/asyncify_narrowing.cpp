@@ -53,8 +53,8 @@ std::string asyncify_removelist_argument(const std::vector<std::string>& names) 
   return "--pass-arg=asyncify-removelist@" + list;
 }
 
-bool is_absent_listed_name_warning(std::string_view line) {
-  return line.find("list contained a non-existing function name") != std::string_view::npos;
+bool keeps_binaryen_line(std::string_view line) {
+  return line.find("list contained a non-existing function name") == std::string_view::npos;
 }
 
 std::string AsyncifyNarrowingReport::summary() const {

@@ -34,6 +34,19 @@ std::string signal_name(int signal_number) {
   }
 }
 
+// A pipe whose write end becomes the child's `target` descriptor; false (start_error set) if
+// there is none to be had.
+bool add_pipe_to_child(posix_spawn_file_actions_t& actions, int fds[2], int target, ChildResult& result) {
+  if (pipe(fds) != 0) {
+    result.start_error = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], target);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  return true;
+}
+
 }  // namespace
 
 int current_child_process_id() { return running_child.load(); }
@@ -64,29 +77,21 @@ ChildResult run_child_process(const std::vector<std::string>& command, bool capt
   int pipe_fds[2] = {-1, -1};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  if (capture_stdout) {
-    if (pipe(pipe_fds) != 0) {
-      result.start_error = std::string("pipe: ") + std::strerror(errno);
-      posix_spawn_file_actions_destroy(&actions);
-      return result;
-    }
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  if (capture_stdout && !add_pipe_to_child(actions, pipe_fds, STDOUT_FILENO, result)) {
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
   }
   if (!stderr_path.empty()) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
   int error_fds[2] = {-1, -1};
-  if (keep_stderr_line) {
-    if (pipe(error_fds) != 0) {
-      result.start_error = std::string("pipe: ") + std::strerror(errno);
-      posix_spawn_file_actions_destroy(&actions);
-      return result;
+  if (keep_stderr_line && !add_pipe_to_child(actions, error_fds, STDERR_FILENO, result)) {
+    posix_spawn_file_actions_destroy(&actions);
+    if (capture_stdout) {
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
     }
-    posix_spawn_file_actions_addclose(&actions, error_fds[0]);
-    posix_spawn_file_actions_adddup2(&actions, error_fds[1], STDERR_FILENO);
-    posix_spawn_file_actions_addclose(&actions, error_fds[1]);
+    return result;
   }
   std::vector<char*> child_environment;
   for (char** entry = environ; *entry; ++entry) {

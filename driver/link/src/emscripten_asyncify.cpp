@@ -183,9 +183,7 @@ int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments) {
   command.insert(command.end(), passed.begin(), passed.end());
   // Binaryen warns once per listed name that the optimiser run before --asyncify removed
   // (inlined); those lines are expected and dropped, everything else is passed on.
-  std::function<bool(std::string_view)> keep_line;
-  if (asyncify) keep_line = [](std::string_view line) { return !is_absent_listed_name_warning(line); };
-  ChildResult run = run_child_process(command, false, {}, "", keep_line);
+  ChildResult run = run_child_process(command, false, {}, "", asyncify ? keeps_binaryen_line : nullptr);
   if (!run.started) {
     std::cerr << "llgo-wasm link: " << run.describe_failure("wasm-opt") << "\n";
     return 127;

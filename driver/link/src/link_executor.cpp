@@ -263,9 +263,8 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
             fs::create_directories(directory, error);
             if (error) return fail(number, step, "cannot create " + directory + ": " + error.message());
           }
-          std::function<bool(std::string_view)> keep_line;
-          if (step.drop_absent_name_warnings) keep_line = [](std::string_view line) { return !is_absent_listed_name_warning(line); };
-          ChildResult run = run_child_process(command, false, step.environment, "", keep_line);
+          ChildResult run = run_child_process(command, false, step.environment, "",
+                                              step.drop_absent_name_warnings ? keeps_binaryen_line : nullptr);
           if (termination.pending()) {
             fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
             termination.reraise_if_pending();

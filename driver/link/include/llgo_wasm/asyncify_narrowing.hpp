@@ -63,9 +63,9 @@ std::string asyncify_imports_argument(const std::vector<std::string>& switch_imp
 // --pass-arg=asyncify-removelist@a,b,... for names given inline (the descriptor's list).
 std::string asyncify_removelist_argument(const std::vector<std::string>& names);
 
-// Binaryen's warning that a remove-list named a function the module does not define: the
-// descriptor's lists name runtime functions a program may not have, or that the optimiser
-// inlined, so the driver drops these lines from the asyncify step's stderr.
-bool is_absent_listed_name_warning(std::string_view line);
+// Whether a line of Binaryen's stderr is passed on: not its warning that a remove-list named a
+// function the module does not define (the descriptor's lists name runtime functions a program
+// may not have, or that the optimiser inlined). The asyncify step's stderr filter.
+bool keeps_binaryen_line(std::string_view line);
 
 }  // namespace llgo_wasm

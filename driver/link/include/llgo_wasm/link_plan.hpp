@@ -61,7 +61,7 @@ struct LinkStep {
   std::vector<std::string> environment;         // run_tool: KEY=VALUE set for the tool
   std::vector<std::string> create_directories;  // run_tool: made before the tool runs
   // run_tool (Binaryen with a remove-list): its stderr is passed on less the warnings about
-  // listed names the module does not define (is_absent_listed_name_warning).
+  // listed names the module does not define (keeps_binaryen_line).
   bool drop_absent_name_warnings = false;
   std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
 };
