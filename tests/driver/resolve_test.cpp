@@ -185,6 +185,15 @@ TEST(Resolve, ContextChoice) {
   const std::vector<std::string> tags = effective_flags(target.spec).build_tags;
   EXPECT_TRUE(std::binary_search(tags.begin(), tags.end(), "llgo.context_asyncify"));
   EXPECT_FALSE(std::binary_search(tags.begin(), tags.end(), "llgo.context_emscripten_fiber"));
+  // The chosen backend is also a macro of the effective cflags (the runtime's inline switch reads it).
+  auto has_cflag = [](const TargetSpec& spec, const char* flag) {
+    const auto cflags = effective_flags(spec).cflags;
+    return std::find(cflags.begin(), cflags.end(), flag) != cflags.end();
+  };
+  EXPECT_TRUE(has_cflag(target.spec, "-DLLGO_CONTEXT_ASYNCIFY"));
+  EXPECT_FALSE(has_cflag(target.spec, "-DLLGO_CONTEXT_EMSCRIPTEN_FIBER"));
+  EXPECT_TRUE(has_cflag(resolve(named("wasm")).spec, "-DLLGO_CONTEXT_EMSCRIPTEN_FIBER"));
+  EXPECT_TRUE(has_cflag(resolve(named("wasip1-stack-switching")).spec, "-DLLGO_CONTEXT_STACK_SWITCHING"));
   EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", "ucontext"}})).spec.capabilities.context, "ucontext");
   EXPECT_EQ(resolve(named("host", {{"LLGO_WASM_CONTEXT", ""}})).spec.capabilities.context, "pthread");
   EXPECT_TRUE(fails_with([] { resolve(named("wasip1", {{"LLGO_WASM_CONTEXT", "pthread"}})); },

@@ -2,7 +2,9 @@
 // small modules written in the text format and assembled by wabt's wat2wasm (installed by the
 // project's setup; the tests fail, never skip, without it).
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -228,6 +230,39 @@ TEST_F(AsyncifyAnalysisTest, TheEmscriptenShimTreatsExportsAsWrapped) {
             (Names{"suspend", "goroutine_entry", "spawn", "exported_yield", "dynCall_vi", "main"}));
   auto list = link_test::read_file(fs::path(report.string() + ".list"));
   EXPECT_NE(std::string(list.begin(), list.end()).find("fwrite\n"), std::string::npos);
+}
+
+TEST_F(AsyncifyAnalysisTest, TheEmscriptenShimKeepsEmccsArgumentsInPlace) {
+  // emcc's own order (-sASYNCIFY_REMOVE from the descriptor arrives as a removelist after the
+  // imports): the shim swaps the removelist for its file and puts --no-inline=<name> first, and
+  // every other argument reaches the real wasm-opt unchanged. Inserting first once shifted the
+  // removelist's index onto its neighbour: with one name emcc's asyncify-imports were lost (every
+  // import could switch), with three --asyncify itself (the imports were never replaced).
+  assemble(emscripten_dyncall_module);
+  const fs::path report = scratch / "report.json", out = scratch / "out.wasm", seen = scratch / "seen.txt";
+  const fs::path stand_in = scratch / "wasm-opt";
+  {
+    std::ofstream script(stand_in);
+    script << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '" << seen.string() << "'\n";
+  }
+  fs::permissions(stand_in, fs::perms::owner_all);
+  const std::vector<std::string> emcc = {"--strip-target-features", "-O2", "--asyncify",
+                                         "--pass-arg=asyncify-propagate-addlist",
+                                         "--pass-arg=asyncify-imports@env.invoke_*,*.emscripten_fiber_swap",
+                                         "--pass-arg=asyncify-removelist@llgo_fatal", module_path.string(), "-o", out.string()};
+  std::vector<std::string> shim = {stand_in.string(), report.string()};
+  shim.insert(shim.end(), emcc.begin(), emcc.end());
+  ASSERT_EQ(run_emscripten_wasm_opt_shim(shim), 0);
+  auto text = link_test::read_file(seen);
+  std::vector<std::string> passed;
+  std::istringstream lines(std::string(text.begin(), text.end()));
+  for (std::string line; std::getline(lines, line);) passed.push_back(line);
+  std::vector<std::string> expected = {"--no-inline=suspend"};
+  expected.insert(expected.end(), emcc.begin(), emcc.end());
+  expected[6] = "--pass-arg=asyncify-removelist@@" + report.string() + ".list";
+  EXPECT_EQ(passed, expected);
+  auto list = link_test::read_file(fs::path(report.string() + ".list"));
+  EXPECT_EQ(std::string(list.begin(), list.end()).rfind("llgo_fatal\n", 0), 0u) << "emcc's names come first";
 }
 
 TEST_F(AsyncifyAnalysisTest, NarrowingArgumentsForAProgramThatCannotSwitch) {

@@ -109,13 +109,14 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
       const std::string& name = analysis.binaryen_names[index];
       if (!name.empty()) keep_out_of_line.push_back("--no-inline=" + name);
     }
-    arguments.insert(arguments.begin(), keep_out_of_line.begin(), keep_out_of_line.end());
     if (!listed.empty()) {
       write_list_file(list_path, listed);
       const std::string list_argument = "--pass-arg=asyncify-removelist@@" + list_path;
       if (remove_at) arguments[*remove_at] = list_argument;
       else arguments.push_back(list_argument);
     }
+    // Inserted last: remove_at indexes the arguments as emcc passed them.
+    arguments.insert(arguments.begin(), keep_out_of_line.begin(), keep_out_of_line.end());
   } catch (const std::exception& error) {
     return fallback(error.what());
   }

@@ -2,6 +2,7 @@
 // substitution for the flags and commands that name the llgo-wasm root.
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "llgo_wasm/target.hpp"
 
@@ -35,6 +36,13 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   effective.cflags = spec.cflags;
   // The runtime and the programs read the cap from the same definition.
   if (spec.max_goroutines > 0) effective.cflags.push_back("-DLLGO_MAX_GOROUTINES=" + std::to_string(spec.max_goroutines));
+  // The chosen context backend as a macro (LLGO_CONTEXT_ASYNCIFY, LLGO_CONTEXT_EMSCRIPTEN_FIBER,
+  // ...): the runtime's switch points take the backend's inline switch from wasmcontext.h.
+  std::string context_macro = "-DLLGO_CONTEXT_";
+  for (char c : spec.capabilities.context) {
+    context_macro += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  effective.cflags.push_back(context_macro);
   effective.ldflags = spec.ldflags;
   if (!spec.environments.empty()) {
     // Emscripten takes the list as one setting; derived here so it is written once.
