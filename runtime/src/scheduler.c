@@ -218,9 +218,7 @@ static LLGO_COLD int gosched_alone(void) {
 }
 
 LLGO_WASMCONTEXT_SWITCH_POINT void llgo_gosched(void) {
-  if (llgo_wasmcontext_resumed_here()) {
-    return; /* resumed */
-  }
+  LLGO_WASMCONTEXT_RETURN_IF_RESUMED();
   sched_g *self = running_or_die("llgo_gosched");
   if (sched.run_queue.head == NULL && gosched_alone()) {
     return; /* nothing else to run: keep going */
@@ -232,9 +230,7 @@ LLGO_WASMCONTEXT_SWITCH_POINT void llgo_gosched(void) {
 
 /* Inlined into both switch points below, so each is one frame. */
 static inline __attribute__((always_inline)) void park_running(void) {
-  if (llgo_wasmcontext_resumed_here()) {
-    return; /* readied and resumed */
-  }
+  LLGO_WASMCONTEXT_RETURN_IF_RESUMED();
   sched_g *self = running_or_die("llgo_park");
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
   suspend(self);

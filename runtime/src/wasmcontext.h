@@ -140,7 +140,7 @@ llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx);
  * scheduler's Gosched and park) may be written as
  *
  *   LLGO_WASMCONTEXT_SWITCH_POINT void park(void) {
- *     if (llgo_wasmcontext_resumed_here()) return;   // first statement
+ *     LLGO_WASMCONTEXT_RETURN_IF_RESUMED();          // first statement
  *     ...                                            // requeue, mark waiting
  *     result = llgo_wasmcontext_suspend_here(ctx);   // last call; then return
  *   }
@@ -155,6 +155,14 @@ llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx);
  * must call nothing after llgo_wasmcontext_suspend_here. On every other
  * backend resumed_here is 0 and suspend_here is llgo_wasmcontext_suspend. */
 #define LLGO_WASMCONTEXT_SWITCH_POINT __attribute__((noinline))
+/* The first statement of a switch point (one statement, so that a backend
+ * where it can never return leaves no dead line in the caller). */
+#define LLGO_WASMCONTEXT_RETURN_IF_RESUMED()                                                     \
+  do {                                                                                            \
+    if (llgo_wasmcontext_resumed_here()) {                                                        \
+      return;                                                                                     \
+    }                                                                                             \
+  } while (0)
 
 #if defined(LLGO_CONTEXT_ASYNCIFY)
 /* Binaryen's intrinsics (the pass replaces these imports with its own functions). */
