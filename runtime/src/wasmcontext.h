@@ -136,8 +136,11 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx);
 llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx);
 
 /* ---- a switch point's own frame ----
- * A function that suspends its context as the last thing it does (the
- * scheduler's Gosched and park) may be written as
+ * A function that suspends its context as the last thing it does may be
+ * written as (the backend's own llgo_wasmcontext_suspend is; the scheduler's
+ * Gosched and park are not yet: an Emscripten program linked by emcc without
+ * the driver gets no --no-inline guard, and Binaryen's -O2 inlines a switch
+ * point with one caller)
  *
  *   LLGO_WASMCONTEXT_SWITCH_POINT void park(void) {
  *     LLGO_WASMCONTEXT_RETURN_IF_RESUMED();          // first statement
