@@ -37,7 +37,7 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   // The runtime and the programs read the cap from the same definition.
   if (spec.max_goroutines > 0) effective.cflags.push_back("-DLLGO_MAX_GOROUTINES=" + std::to_string(spec.max_goroutines));
   // The chosen context backend as a macro (LLGO_CONTEXT_ASYNCIFY, LLGO_CONTEXT_EMSCRIPTEN_FIBER,
-  // ...): the runtime's switch points take the backend's inline switch from wasmcontext.h.
+  // ...), for C code that must know its backend at compile time.
   std::string context_macro = "-DLLGO_CONTEXT_";
   for (char c : spec.capabilities.context) {
     context_macro += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
