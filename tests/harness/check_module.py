@@ -8,7 +8,9 @@ Reads the module with independent tools (wabt's wasm-objdump for sections, Binar
 target's capabilities (`llgo-wasm resolve --json`) promise:
   without threads: no shared memory; only wasi_snapshot_preview1 imports (no pthread,
        thread-spawn, wasi-threads or asyncify.* import); exports _start and memory;
-  with threads: a shared memory (imported or defined); a wasi.thread-spawn import; exports _start;
+  with threads: a shared memory (imported or defined) that starts at its maximum, so it never
+       grows (V8 lets a thread keep a grown shared memory's old size for memory.fill bounds:
+       docs/p1t.md, Limits); a wasi.thread-spawn import; exports _start;
   eh.final exnref: exception handling only in the standardized exnref form (try_table), no
        legacy try/catch/delegate/rethrow;
   stack-switching: the switch instructions are there (cont.new, resume, suspend: the context's
@@ -89,6 +91,12 @@ def main():
     else:
         if not shared:
             problems.append(f"no shared memory (memories: {memory_lines})")
+        for line in memory_lines:
+            # wasm-objdump: "pages: initial=N max=M shared"; wasm-opt --print: "(memory $m N M shared)"
+            limits = re.search(r"initial=(\d+) max=(\d+)", line) or re.search(r"(\d+) (\d+) shared", line)
+            if "shared" in line and (not limits or limits.group(1) != limits.group(2)):
+                problems.append(f"a shared memory that can grow ({line.strip()}): link it with "
+                                "--initial-memory equal to --max-memory (docs/p1t.md, Limits)")
         if "wasi.thread-spawn" not in import_names:
             problems.append(f"no wasi.thread-spawn import (imports: {import_names})")
         if "_start" not in exports:
