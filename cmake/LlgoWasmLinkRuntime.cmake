@@ -7,7 +7,8 @@
 #     compiles and links <executable> with the target's effective flags for that context backend
 #     (default: the target's default backend), links LlgoWasm::runtime_<target>_<ctx>, gives it
 #     the target's default output extension, and has the driver link WASI modules (post-link
-#     Asyncify, module check: LlgoWasmLink.cmake). TARGET defaults to LLGO_WASM_TARGET. The
+#     Asyncify, module check) and Emscripten programs (emcc's Asyncify narrowed, the unwind's
+#     functions kept out of line): LlgoWasmLink.cmake. TARGET defaults to LLGO_WASM_TARGET. The
 #     toolchain must be the target's (its toolchain file): pointer sizes are checked.
 #   llgo_wasm_run_command(<out> <executable> [ENGINE <engine>])
 #     the argv that runs <executable> under one of its target's engines (default: the first whose
@@ -44,13 +45,17 @@ function(llgo_wasm_link_runtime executable)
                         "`install` preset, which builds every target's runtime")
   endif()
   target_compile_options(${executable} PRIVATE ${LLGO_WASM_TARGET_CFLAGS})
-  target_link_options(${executable} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS})
   target_link_libraries(${executable} PRIVATE "${_runtime}")
   set_target_properties(${executable} PROPERTIES SUFFIX "${LLGO_WASM_TARGET_EXTENSION}"
     LLGO_WASM_TARGET "${arg_TARGET}" LLGO_WASM_CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
-  if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
+  # The driver links what has post-link steps or a narrowed Asyncify (WASI modules; emcc's
+  # Asyncify, whose functions that start an unwind must stay out of line: tests/install's
+  # yields program) and adds the target's link flags itself; other targets take them here.
+  if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
     llgo_wasm_use_driver_link(${executable} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${arg_TARGET}"
                               CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
+  else()
+    target_link_options(${executable} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS})
   endif()
 endfunction()
 
