@@ -42,7 +42,9 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     list(APPEND _bench_targets ${_exe})
     target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
     target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
-    target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${_bench_no_debug})
+    # Linked as a user's program is (llgo_wasm_link_runtime): an Emscripten one through the driver.
+    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+      CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
     string(APPEND _bench_programs
       "{\"kind\":\"runtime\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
       "\"path\":\"$<TARGET_FILE:${_exe}>\"},")

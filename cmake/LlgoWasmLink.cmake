@@ -72,3 +72,27 @@ function(llgo_wasm_use_driver_link target)
     C_LINKER_LAUNCHER "${launcher}"
     CXX_LINKER_LAUNCHER "${launcher}")
 endfunction()
+
+#   llgo_wasm_link_target_program(<target> TARGET_NAME <name> [CONTEXT <ctx>] [STACKS <mode>]
+#       [DRIVER <driver>] [LINK_OPTIONS <options>...])
+#
+# How a program of one llgo-wasm target is linked, decided once: with the facts of
+# llgo_wasm_read_target(<name> CONTEXT <ctx>) in the caller's scope (LlgoWasmTargetFacts.cmake),
+# the driver links WASI modules (post-link steps, module checks) and Emscripten programs (emcc's
+# Asyncify narrowed, the functions that start an unwind kept out of line) and adds the target's
+# link flags itself; any other target's program gets LLGO_WASM_TARGET_LDFLAGS here.
+# LINK_OPTIONS are added either way.
+function(llgo_wasm_link_target_program target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET_NAME;CONTEXT;STACKS;DRIVER" "LINK_OPTIONS")
+  if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
+    target_link_options(${target} PRIVATE ${arg_LINK_OPTIONS})
+    set(driver_args "")
+    if(arg_STACKS)
+      set(driver_args DRIVER_ARGS --stacks "${arg_STACKS}")
+    endif()
+    llgo_wasm_use_driver_link(${target} DRIVER "${arg_DRIVER}" TARGET_NAME "${arg_TARGET_NAME}"
+                              CONTEXT "${arg_CONTEXT}" ${driver_args})
+  else()
+    target_link_options(${target} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_LINK_OPTIONS})
+  endif()
+endfunction()

@@ -48,15 +48,9 @@ function(llgo_wasm_link_runtime executable)
   target_link_libraries(${executable} PRIVATE "${_runtime}")
   set_target_properties(${executable} PROPERTIES SUFFIX "${LLGO_WASM_TARGET_EXTENSION}"
     LLGO_WASM_TARGET "${arg_TARGET}" LLGO_WASM_CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
-  # The driver links what has post-link steps or a narrowed Asyncify (WASI modules; emcc's
-  # Asyncify, whose functions that start an unwind must stay out of line: tests/install's
-  # yields program) and adds the target's link flags itself; other targets take them here.
-  if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
-    llgo_wasm_use_driver_link(${executable} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${arg_TARGET}"
-                              CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
-  else()
-    target_link_options(${executable} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS})
-  endif()
+  # Through the driver for WASI and Emscripten (tests/install's yields program needs it).
+  llgo_wasm_link_target_program(${executable} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${arg_TARGET}"
+                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
 endfunction()
 
 function(llgo_wasm_run_command out executable)

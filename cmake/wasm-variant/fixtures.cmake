@@ -96,15 +96,9 @@ function(llgo_wasm_add_program name)
     target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
-    # functions that can reach a switch point (docs/link-pipeline.md); it adds the target's link
-    # flags itself.
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
-      target_link_options(${_exe} PRIVATE ${arg_OPTIONS})
-      llgo_wasm_use_driver_link(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" DRIVER_ARGS --stacks "${LLGO_WASM_TARGET_STACKS}")
-    else()
-      target_link_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_OPTIONS})
-    endif()
+    # functions that can reach a switch point (docs/link-pipeline.md).
+    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+      CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${arg_OPTIONS})
     if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
       list(APPEND _linked ${_exe})
     endif()

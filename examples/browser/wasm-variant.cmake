@@ -16,7 +16,9 @@ string(REPLACE "-" "_" _example_cid "${LLGO_WASM_TARGET_CONTEXT}")
 add_executable(example_browser_goroutines "${ROOT}/examples/browser/goroutines.c")
 target_compile_options(example_browser_goroutines PRIVATE ${LLGO_WASM_TARGET_CFLAGS})
 target_link_libraries(example_browser_goroutines PRIVATE llgo_runtime_${_example_cid})
-target_link_options(example_browser_goroutines PRIVATE ${LLGO_WASM_TARGET_LDFLAGS})
+# Linked as a user's program is (llgo_wasm_link_runtime): through the driver.
+llgo_wasm_link_target_program(example_browser_goroutines DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+  CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}")
 set_target_properties(example_browser_goroutines PROPERTIES OUTPUT_NAME goroutines SUFFIX ".mjs"
   RUNTIME_OUTPUT_DIRECTORY "${_example_dir}")
 

@@ -11,8 +11,9 @@
  * only by suspending itself (Gosched: requeued; park: waiting), by Goexit (its
  * stack is abandoned) or by returning; the loop then pools a finished record
  * and picks the next. So a switch passes through the user's frames, one
- * scheduler frame (llgo_gosched or llgo_park) and the context layer, nothing
- * else. When the queue is empty the idle hook may wait or send the host back
+ * scheduler frame (llgo_gosched or llgo_park, which under the raw Asyncify
+ * backend starts the unwind itself: see wasmcontext.h) and the context layer,
+ * nothing else. When the queue is empty the idle hook may wait or send the host back
  * to its event loop; otherwise it is a deadlock. All loop state lives in
  * `sched`, so the loop can be left and entered again.
  * Dead records and their contexts are reused by later llgo_go calls (re-armed
@@ -120,10 +121,11 @@ static LLGO_COLD _Noreturn void die_of_context_failure(uint64_t id,
 }
 
 /* Gives control back to the host loop; returns when the loop resumes `self`
- * (under Asyncify the call returns early while unwinding, and the instrumented
- * caller returns at once: nothing after it runs until then). */
-static inline void suspend(sched_g *self) {
-  llgo_wasmcontext_result result = llgo_wasmcontext_suspend(&self->context);
+ * (under Asyncify it returns at once, unwinding: the switch point that called
+ * it returns, and is called again by the rewind - see wasmcontext.h's "a
+ * switch point's own frame"). The last thing a switch point does. */
+static inline __attribute__((always_inline)) void suspend(sched_g *self) {
+  llgo_wasmcontext_result result = llgo_wasmcontext_suspend_here(&self->context);
   if (result != LLGO_WASMCONTEXT_OK) {
     die_of_context_failure(self->g.id, result);
   }
@@ -215,7 +217,8 @@ static LLGO_COLD int gosched_alone(void) {
   return sched.run_queue.head == NULL;
 }
 
-void llgo_gosched(void) {
+LLGO_WASMCONTEXT_SWITCH_POINT void llgo_gosched(void) {
+  LLGO_WASMCONTEXT_RETURN_IF_RESUMED();
   sched_g *self = running_or_die("llgo_gosched");
   if (sched.run_queue.head == NULL && gosched_alone()) {
     return; /* nothing else to run: keep going */
@@ -227,17 +230,18 @@ void llgo_gosched(void) {
 
 /* Inlined into both switch points below, so each is one frame. */
 static inline __attribute__((always_inline)) void park_running(void) {
+  LLGO_WASMCONTEXT_RETURN_IF_RESUMED();
   sched_g *self = running_or_die("llgo_park");
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_WAITING);
   suspend(self);
 }
 
-void llgo_park(void) { park_running(); }
+LLGO_WASMCONTEXT_SWITCH_POINT void llgo_park(void) { park_running(); }
 
 /* blocking.h: on one worker the runtime lock is nothing, so this is llgo_park,
  * inlined rather than called: a goroutine parked on a channel, select or
  * semaphore has one scheduler frame on its stack, not two. */
-void llgo_park_unlock(void) { park_running(); }
+LLGO_WASMCONTEXT_SWITCH_POINT void llgo_park_unlock(void) { park_running(); }
 
 void llgo_ready(llgo_g *g) {
   if (g == NULL) {

@@ -135,6 +135,73 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx);
  * after it but return - code after the call runs only once resumed.) */
 llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx);
 
+/* ---- a switch point's own frame ----
+ * A function that suspends its context as the last thing it does (the
+ * scheduler's Gosched and park) may be written as
+ *
+ *   LLGO_WASMCONTEXT_SWITCH_POINT void park(void) {
+ *     LLGO_WASMCONTEXT_RETURN_IF_RESUMED();          // first statement
+ *     ...                                            // requeue, mark waiting
+ *     result = llgo_wasmcontext_suspend_here(ctx);   // last call; then return
+ *   }
+ *
+ * Under the raw Asyncify backend (LLGO_CONTEXT_ASYNCIFY, defined by the
+ * target's effective cflags) both are inline: the function starts the unwind
+ * itself, so it is the top of the switch and Binaryen does not instrument it -
+ * one frame fewer to save and restore on every switch. The rewind that resumes
+ * the context calls it again from its start, and llgo_wasmcontext_resumed_here
+ * stops the rewind there and returns 1. So such a function must do nothing
+ * before that check, must not be inlined into its callers (the macro), and
+ * must call nothing after llgo_wasmcontext_suspend_here. On every other
+ * backend resumed_here is 0 and suspend_here is llgo_wasmcontext_suspend. */
+#define LLGO_WASMCONTEXT_SWITCH_POINT __attribute__((noinline))
+/* The first statement of a switch point (one statement, so that a backend
+ * where it can never return leaves no dead line in the caller). */
+#define LLGO_WASMCONTEXT_RETURN_IF_RESUMED()                                                     \
+  do {                                                                                            \
+    if (llgo_wasmcontext_resumed_here()) {                                                        \
+      return;                                                                                     \
+    }                                                                                             \
+  } while (0)
+
+#if defined(LLGO_CONTEXT_ASYNCIFY)
+/* Binaryen's intrinsics (the pass replaces these imports with its own functions). */
+__attribute__((import_module("asyncify"), import_name("start_unwind")))
+void llgo_asyncify_start_unwind(void *data);
+__attribute__((import_module("asyncify"), import_name("stop_rewind")))
+void llgo_asyncify_stop_rewind(void);
+
+/* The backend's state for the inline switch (wasmcontext_asyncify.c). */
+extern int llgo_wasmcontext_asyncify_rewinding;        /* a resume's rewind is under way */
+extern void *llgo_wasmcontext_asyncify_unwind_data;    /* Binaryen's data header */
+/* Checks `ctx`'s stack and sets up its unwind: everything but the unwind itself. */
+llgo_wasmcontext_result llgo_wasmcontext_asyncify_prepare_unwind(llgo_wasmcontext *ctx);
+
+static inline __attribute__((always_inline)) int llgo_wasmcontext_resumed_here(void) {
+  if (!llgo_wasmcontext_asyncify_rewinding) {
+    return 0;
+  }
+  llgo_asyncify_stop_rewind();
+  llgo_wasmcontext_asyncify_rewinding = 0;
+  return 1;
+}
+
+static inline __attribute__((always_inline)) llgo_wasmcontext_result
+llgo_wasmcontext_suspend_here(llgo_wasmcontext *ctx) {
+  llgo_wasmcontext_result result = llgo_wasmcontext_asyncify_prepare_unwind(ctx);
+  if (result == LLGO_WASMCONTEXT_OK) {
+    llgo_asyncify_start_unwind(llgo_wasmcontext_asyncify_unwind_data);
+  }
+  return result;
+}
+#else
+static inline int llgo_wasmcontext_resumed_here(void) { return 0; }
+
+static inline llgo_wasmcontext_result llgo_wasmcontext_suspend_here(llgo_wasmcontext *ctx) {
+  return llgo_wasmcontext_suspend(ctx);
+}
+#endif
+
 /* Inside the running context `ctx`: abandons its stack; the host's resume
  * returns RETURNED (or an overflow). Never comes back (Asyncify: the call
  * returns while unwinding, like suspend; follow it with a fatal error). */

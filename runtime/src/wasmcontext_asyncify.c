@@ -11,14 +11,17 @@
  *     starts a rewind before calling it, which replays the saved call chain
  *     down to the suspend. Resume calls stop_unwind/start_rewind, so Binaryen
  *     treats it as the bottom of the runtime and does not instrument it.
- *   - suspend, inside the context, starts the unwind; it calls start_unwind/
- *     stop_rewind, so it is the top of the runtime (not instrumented either)
- *     and only its callers - the goroutine's own frames and the one scheduler
- *     frame that called it - save their locals.
+ *   - the switch point, inside the context, starts the unwind: the scheduler's
+ *     Gosched and park themselves, through the inline llgo_wasmcontext_
+ *     suspend_here/resumed_here of wasmcontext.h (or llgo_wasmcontext_suspend
+ *     for other callers). It calls start_unwind/stop_rewind, so it is the top
+ *     of the runtime (not instrumented either) and only its callers - the
+ *     goroutine's own frames - save their locals.
  * Neither may be merged into an instrumented function: LLVM keeps them apart
- * (noinline); Binaryen's inliner runs after --asyncify in the P1 link plan, and
- * under emcc (-O2 before --asyncify) it never fully inlines a function that has
- * several callers, a non-trivial body and calls (suspend has three callers).
+ * (noinline, LLGO_WASMCONTEXT_SWITCH_POINT); Binaryen's inliner runs after
+ * --asyncify in the P1 link plan, and under emcc (-O2 before --asyncify) the
+ * driver's shim forbids inlining every function that calls start_unwind or
+ * stop_rewind (--no-inline=<name>).
  * The overflow rules are in wasmcontext_storage.h: the unwind writes into the
  * storage's save space with `end` at the end of memory the layer owns, and the
  * size is checked against the real limit right after the unwind, before
@@ -29,14 +32,15 @@
 
 #include <stddef.h>
 
-__attribute__((import_module("asyncify"), import_name("start_unwind")))
-void asyncify_start_unwind(void *data);
+#ifndef LLGO_CONTEXT_ASYNCIFY
+#error "compile the raw Asyncify backend with the effective cflags of its context (-DLLGO_CONTEXT_ASYNCIFY)"
+#endif
+
+/* start_unwind and stop_rewind are declared in wasmcontext.h (the inline switch). */
 __attribute__((import_module("asyncify"), import_name("stop_unwind")))
 void asyncify_stop_unwind(void);
 __attribute__((import_module("asyncify"), import_name("start_rewind")))
 void asyncify_start_rewind(void *data);
-__attribute__((import_module("asyncify"), import_name("stop_rewind")))
-void asyncify_stop_rewind(void);
 
 void *llgo_wasmcontext_get_stack_pointer(void);
 void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
@@ -61,7 +65,10 @@ LLGO_WASMCONTEXT_BACKEND_LAYOUT(asyncify_backend);
 static llgo_asyncify_bounds unwind_bounds;
 static llgo_asyncify_bounds rewind_bounds;
 static unsigned char *unwind_start;
-static asyncify_backend *rewinding; /* being resumed: its suspend stops the rewind */
+/* A resume's rewind is under way: the switch point it reaches stops it
+ * (llgo_wasmcontext_resumed_here). */
+int llgo_wasmcontext_asyncify_rewinding;
+void *llgo_wasmcontext_asyncify_unwind_data = &unwind_bounds;
 static int unwinding;               /* set by suspend/exit, seen by resume */
 static int exiting;                 /* the unwind comes from exit */
 
@@ -87,7 +94,7 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
   if (self->started) {
     rewind_bounds.current = rewind_bounds.end = llgo_wasmcontext_storage_resuming(&self->storage);
     llgo_wasmcontext_set_stack_pointer(self->storage.stack_pointer);
-    rewinding = self;
+    llgo_wasmcontext_asyncify_rewinding = 1;
     asyncify_start_rewind(&rewind_bounds);
   } else {
     self->started = 1;
@@ -120,33 +127,36 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
   return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, data_bytes);
 }
 
-/* Inlined into both callers, so each calls start_unwind itself. */
-static inline __attribute__((always_inline)) void start_unwind(asyncify_backend *self) {
+/* Everything an unwind needs but the unwind itself, so that the caller can
+ * start it and be the top of the switch. Not a switch point: out of line and
+ * never instrumented. */
+static void arm_unwind(asyncify_backend *self) {
   unwind_start = self->storage.save_start;
   unwind_bounds.current = self->storage.save_start;
   unwind_bounds.end = self->storage.stack_top; /* the end of owned memory; see resume */
   unwinding = 1;
-  asyncify_start_unwind(&unwind_bounds);
 }
 
-__attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+llgo_wasmcontext_result llgo_wasmcontext_asyncify_prepare_unwind(llgo_wasmcontext *ctx) {
   asyncify_backend *self = backend_of(ctx);
-  if (rewinding != NULL) {
-    /* Called again by the rewind that resumes `self`: execution goes on. */
-    asyncify_stop_rewind();
-    rewinding = NULL;
-    return LLGO_WASMCONTEXT_OK;
-  }
   llgo_wasmcontext_result result =
       llgo_wasmcontext_storage_check(&self->storage, llgo_wasmcontext_get_stack_pointer());
-  if (result != LLGO_WASMCONTEXT_OK) {
-    return result;
+  if (result == LLGO_WASMCONTEXT_OK) {
+    arm_unwind(self);
   }
-  start_unwind(self);
-  return LLGO_WASMCONTEXT_OK;
+  return result;
+}
+
+/* The out-of-line switch, for callers that are not switch points themselves. */
+__attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+  if (llgo_wasmcontext_resumed_here()) {
+    return LLGO_WASMCONTEXT_OK; /* called again by the rewind that resumes `ctx` */
+  }
+  return llgo_wasmcontext_suspend_here(ctx);
 }
 
 __attribute__((noinline)) void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   exiting = 1;
-  start_unwind(backend_of(ctx));
+  arm_unwind(backend_of(ctx));
+  llgo_asyncify_start_unwind(&unwind_bounds);
 }
