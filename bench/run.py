@@ -64,10 +64,13 @@ TIMEOUT_SECONDS = 300
 
 # ---- settings -------------------------------------------------------------------------------
 
+# yield_total: switches per repetition, over all G goroutines. 500,000 (with the first repetition
+# dropped) because V8 tiers the raw-Asyncify switch path up only after a few million switches:
+# with 50,000 the medians mixed tiers and swung by 15-20% between runs (docs/performance.md).
 FULL = dict(corpus_reps=5, corpus_rows=150_000, corpus_gzip_mib=16,
             chan_rounds=200_000, buffered_items=2_000_000, select_rounds=1_000_000,
             chan_reps=5, sleepers=10_000, sleeps=10, sleepers_reps=5, light_sleepers=100,
-            yield_total=50_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
+            yield_total=500_000, yield_reps=5, spawn_counts=[5_000, 100_000], spawn_reps=5,
             parked_count=10_000, parked_count_shared=100_000, parked_reps=3, cpu_mib=16, cpu_reps=3, link_reps=2,
             resolve_processes=40, resolve_iterations=20_000, resolve_reps=5,
             cache_key_files=8, cache_key_file_mib=8, cache_key_reps=5)
