@@ -25,10 +25,13 @@ fi
 # run is a separate command, docs/reliability.md): about 150 s of fuzzing, 2 at a time.
 PRESETS=${PRESETS:-"native native-aarch64 native-sanitize native-coverage native-fuzz j32 j64 wasip1 wasip1-stack-switching wasip1-threads install"}
 passed=0; failed=0; bad_presets=()
+mkdir -p build/logs
+failures=build/logs/failures.txt   # what each failed case printed; .ci/run prints it last
+: > "$failures"
 for p in $PRESETS; do
   echo "=== preset $p"
   t0=$(date +%s)
-  log=build/logs/test-$p.log; mkdir -p build/logs
+  log=build/logs/test-$p.log
   cmake --workflow --preset "$p" --fresh 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   # ctest's summary: "NN% tests passed, F tests failed out of T"
@@ -41,6 +44,15 @@ for p in $PRESETS; do
   if [ "$rc" != 0 ]; then
     bad_presets+=("$p")
     [ -n "$summary" ] || failed=$((failed + 1))   # configure/build failure: count it as a failure
+    # ctest's record of this preset's run (the demo's later ctest run overwrites it in place).
+    record=build/$p/Testing/Temporary/LastTest.log
+    [ -f "$record" ] && cp "$record" "build/logs/lasttest-$p.log"
+    if [ -n "$summary" ]; then
+      python3 tools/failed-tests.py "$p" "build/logs/lasttest-$p.log" >> "$failures"
+    else
+      { echo "--- $p: configure or build failed (exit $rc); its last lines:"
+        tail -n 15 "$log" | sed 's/^/    /'; } >> "$failures"
+    fi
   fi
   if [ "$p" = native-coverage ] && [ "$rc" = 0 ]; then
     echo "=== runtime line coverage (gcov, native tests):"
@@ -48,6 +60,6 @@ for p in $PRESETS; do
   fi
   echo "=== preset $p: exit $rc in $(( $(date +%s) - t0 )) s"
 done
-[ ${#bad_presets[@]} -eq 0 ] || echo "failed presets: ${bad_presets[*]}"
-echo "$passed passed, $failed failed"
+{ [ ${#bad_presets[@]} -eq 0 ] || echo "failed presets: ${bad_presets[*]}"
+  echo "$passed passed, $failed failed"; } | tee build/logs/summary.txt
 [ ${#bad_presets[@]} -eq 0 ]
