@@ -44,6 +44,72 @@ def contains_in_order(lines, wanted):
     return None
 
 
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(cmd, env, timeout, stdin_feed):
+    """Runs cmd to its end and returns a Result, or a "FAIL: ..." line when it cannot be run or
+    runs past timeout. stdin_feed (a case's "stdin") makes its stdin a pipe that stays empty
+    until the program has printed the line "after_line" on stdout (when given; from the start
+    otherwise), then for "after_ms" more milliseconds, then gets "data" and end of file."""
+    stdin_read = feed_end = None
+    if stdin_feed is not None:
+        stdin_read, feed_end = os.pipe()
+    try:
+        proc = subprocess.Popen(cmd, env=env, stdin=stdin_read, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    except FileNotFoundError as e:
+        return f"FAIL: cannot run {cmd[0]}: {e}"
+    finally:
+        if stdin_read is not None:
+            os.close(stdin_read)
+    out, err = [], []
+    line_seen = threading.Event()
+    wanted = stdin_feed.get("after_line") if stdin_feed is not None else None
+
+    def read_stdout():
+        for line in proc.stdout:
+            out.append(line)
+            if wanted is not None and line.rstrip("\n") == wanted:
+                line_seen.set()
+
+    def read_stderr():
+        err.append(proc.stderr.read())
+
+    def feed():
+        # Wait for the line (or for the program's end, which makes the write fail quietly).
+        while wanted is not None and not line_seen.wait(0.05) and proc.poll() is None:
+            pass
+        time.sleep(stdin_feed["after_ms"] / 1000)
+        try:
+            os.write(feed_end, stdin_feed["data"].encode())
+        except OSError:
+            pass  # the program ended without reading: its output says what went wrong
+        os.close(feed_end)
+
+    readers = [threading.Thread(target=read_stdout, daemon=True),
+               threading.Thread(target=read_stderr, daemon=True)]
+    if stdin_feed is not None:
+        readers.append(threading.Thread(target=feed, daemon=True))
+    for t in readers:
+        t.start()
+    try:
+        returncode = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return f"FAIL: timed out after {timeout} s: {' '.join(cmd)}"
+    # The pipes end with the program, unless something it started still holds them.
+    for t in readers[:2]:
+        t.join(timeout=30)
+    if any(t.is_alive() for t in readers[:2]):
+        return (f"FAIL: {cmd[0]} exited with {returncode}, but its stdout or stderr stayed open "
+                "30 s longer (a process it started still holds them)")
+    return Result(returncode, "".join(out), "".join(err))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--exit", type=int)
@@ -94,28 +160,9 @@ def main():
     for kv in a.env:
         k, _, v = kv.partition("=")
         env[k] = v
-    stdin = None
-    if stdin_feed is not None:
-        # A pipe the program reads: the data arrives after_ms late, then end of file.
-        stdin, feed_end = os.pipe()
-
-        def feed():
-            time.sleep(stdin_feed["after_ms"] / 1000)
-            try:
-                os.write(feed_end, stdin_feed["data"].encode())
-            except OSError:
-                pass  # the program ended without reading: its output says what went wrong
-            os.close(feed_end)
-
-        threading.Thread(target=feed, daemon=True).start()
-    try:
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout,
-                           stdin=stdin)
-    except FileNotFoundError as e:
-        print(f"FAIL: cannot run {cmd[0]}: {e}")
-        return 1
-    except subprocess.TimeoutExpired:
-        print(f"FAIL: timed out after {a.timeout} s: {' '.join(cmd)}")
+    r = run(cmd, env, a.timeout, stdin_feed)
+    if isinstance(r, str):
+        print(r)
         return 1
     if a.stderr_ignore:
         ignored = [re.compile(pattern) for pattern in a.stderr_ignore]

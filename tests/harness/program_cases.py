@@ -15,8 +15,11 @@ A "known_bug" requirement still runs the case where it fails: the case is report
 it fails (the bug is still there) and fails once it passes (remove the requirement then).
 stdout and stderr are exact texts; "stdout" defaults to "" and "stderr" to "" unless
 "stderr_has" (a substring, for messages that carry backend details) is given instead.
-"stdin": {"after_ms": N, "data": "..."} feeds the program's stdin through a pipe: nothing for N
-milliseconds, then the data, then end of file (a case that waits for its stdin to become readable).
+"stdin": {"after_line": "...", "after_ms": N, "data": "..."} feeds the program's stdin through a
+pipe: nothing until the program has printed the line after_line on stdout (optional: from its
+start otherwise), then nothing for N more milliseconds, then the data, then end of file (a case
+that waits for its stdin to become readable). Counting from the line and not from the start keeps
+a slow engine start (a loaded machine) from delivering the data before the program waits for it.
 "env": {"NAME": "value"} adds to the program's environment (e.g. a runner's audit switch).
 
 Command line (used by cmake/LlgoTestPrograms.cmake at configure time):
@@ -55,11 +58,15 @@ def load(path):
         if not isinstance(case.get("exit"), int):
             raise CaseFileError(f"{path}: case {name!r}: \"exit\" (an integer) is required")
         stdin = case.get("stdin")
-        if stdin is not None and (not isinstance(stdin, dict) or set(stdin) != {"after_ms", "data"}
+        if stdin is not None and (not isinstance(stdin, dict)
+                                  or not {"after_ms", "data"} <= set(stdin)
+                                  or not set(stdin) <= {"after_line", "after_ms", "data"}
                                   or not isinstance(stdin["after_ms"], int)
-                                  or not isinstance(stdin["data"], str)):
+                                  or not isinstance(stdin["data"], str)
+                                  or not isinstance(stdin.get("after_line", ""), str)):
             raise CaseFileError(f"{path}: case {name!r}: \"stdin\" must be "
-                                f"{{\"after_ms\": N, \"data\": \"...\"}}")
+                                f"{{\"after_line\": \"...\" (optional), \"after_ms\": N, "
+                                f"\"data\": \"...\"}}")
         env = case.get("env", {})
         if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
             raise CaseFileError(f"{path}: case {name!r}: \"env\" must map names to strings")
