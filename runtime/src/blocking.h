@@ -79,6 +79,10 @@ _Noreturn void llgo_block_forever(const char *operation);
 
 void llgo_runtime_lock(void);
 void llgo_runtime_unlock(void);
+/* Under the lock: lets the other threads have it for a moment and takes it back
+ * (pthread: unlock, sched_yield, lock). Nothing else runs on the single worker,
+ * so a wait built on it could never end there: it is fatal. */
+void llgo_runtime_lock_yield(void);
 /* Releases the lock and parks the current goroutine until llgo_ready. */
 void llgo_park_unlock(void);
 

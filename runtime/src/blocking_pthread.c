@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -28,6 +29,11 @@ static int timer_thread_started;
 
 void llgo_runtime_lock(void) { pthread_mutex_lock(&runtime_lock); }
 void llgo_runtime_unlock(void) { pthread_mutex_unlock(&runtime_lock); }
+void llgo_runtime_lock_yield(void) {
+  pthread_mutex_unlock(&runtime_lock);
+  sched_yield();
+  pthread_mutex_lock(&runtime_lock);
+}
 
 void llgo_park_unlock(void) {
   pthread_mutex_unlock(&runtime_lock);

@@ -31,6 +31,7 @@ static int idle_hook_installed;
 
 void llgo_runtime_lock(void) {}
 void llgo_runtime_unlock(void) {}
+void llgo_runtime_lock_yield(void) { llgo_fatal("waiting under the runtime lock for another thread on the single worker"); }
 /* llgo_park_unlock is in scheduler.c: a switch point of its own, not a call to llgo_park. */
 void llgo_timers_changed(void) {}
 

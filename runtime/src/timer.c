@@ -321,6 +321,24 @@ void llgo_timer_start(llgo_timer *t, int64_t when, int64_t period) {
   llgo_runtime_unlock();
 }
 
+/* This thread is running a timer's function (on the single worker, the only
+ * thread: every function runs there). */
+static _Thread_local int firing;
+
+/* Go's deltimer and modtimer wait while the timer's function runs: once Stop or
+ * Reset has returned, nothing the function sends is still on its way. The
+ * pthread backend's timer thread runs functions without the lock, so a Stop
+ * while it ran one would return at once and, for a ticker, the tick land after
+ * it. Called with the timer out of the queue, so that the timer thread cannot
+ * fire it again meanwhile (a periodic timer due back to back would keep it
+ * running nearly all the time). Never from a timer's function itself, which
+ * would wait for itself. */
+static void wait_not_running_locked(llgo_timer *t) {
+  while (t->running && !firing) {
+    llgo_runtime_lock_yield();
+  }
+}
+
 int llgo_timer_stop(llgo_timer *t) {
   llgo_runtime_lock();
   int pending = t->heap_index != NOT_IN_HEAP;
@@ -328,6 +346,7 @@ int llgo_timer_stop(llgo_timer *t) {
     queue_remove(t);
     note_pending();
   }
+  wait_not_running_locked(t);
   llgo_runtime_unlock();
   return pending;
 }
@@ -338,6 +357,7 @@ int llgo_timer_reset(llgo_timer *t, int64_t when, int64_t period) {
   if (pending) {
     queue_remove(t);
   }
+  wait_not_running_locked(t);
   start_locked(t, when, period);
   llgo_runtime_unlock();
   return pending;
@@ -384,7 +404,9 @@ int llgo_timers_run_due(int64_t now) {
     }
     t->running = 1;
     llgo_runtime_unlock();
+    firing++;
     t->fn(t->arg, now);
+    firing--;
     llgo_runtime_lock();
     t->running = 0;
     if (t->free_after_run) {

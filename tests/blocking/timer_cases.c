@@ -15,6 +15,7 @@
 static int sleep_50ms(int argc, char **argv) {
   (void)argc, (void)argv;
   int64_t slept = 0;
+  llgo_sleep(1 * MS); /* the pthread backend starts its timer thread (on P1T a Worker) */
   for (int attempt = 0; attempt < 3; attempt++) {
     int64_t start = llgo_nanotime();
     llgo_sleep(50 * MS);
@@ -106,6 +107,44 @@ static int ticker_ticks_until_stopped(int argc, char **argv) {
   return 0;
 }
 
+#define STOP_ROUNDS 200
+
+/* A periodic timer whose function takes 100 us before it sends. */
+static void slow_send(void *c, int64_t now) {
+  int64_t until = llgo_nanotime() + 100 * 1000;
+  while (llgo_nanotime() < until) {
+  }
+  llgo_chan_try_send(c, &now);
+}
+
+/* Once Stop has returned, the timer's function is not running (Go's deltimer
+ * waits while it runs), so nothing it sends arrives after Stop. On the pthread
+ * backend the timer thread runs functions without the lock, and a 50 us period
+ * with a 100 us function keeps it inside one nearly all the time: without the
+ * wait, nearly every round found a value in the drained channel after Stop. On
+ * the single worker functions run only where timers are polled, never while
+ * Stop runs. */
+static int stopped_timer_sends_nothing_after_stop(int argc, char **argv) {
+  (void)argc, (void)argv;
+  int late = 0;
+  for (int round = 0; round < STOP_ROUNDS; round++) {
+    llgo_chan *c = llgo_chan_make(sizeof(int64_t), 1);
+    llgo_timer *t = llgo_timer_new(slow_send, c);
+    llgo_timer_start(t, llgo_when(20 * 1000), 50 * 1000);
+    llgo_chan_recv(c, NULL);
+    llgo_timer_stop(t);
+    while (llgo_chan_try_recv(c, NULL, NULL)) {
+    }
+    llgo_sleep(300 * 1000);
+    late += llgo_chan_len(c) != 0;
+    llgo_timer_free(t);
+    llgo_chan_free(c);
+  }
+  EXPECT(late == 0, "%d of %d stopped timers sent after Stop returned", late, STOP_ROUNDS);
+  printf("%d periodic timers stopped, none sent after Stop\n", STOP_ROUNDS);
+  return 0;
+}
+
 static int ticker_nonpositive(int argc, char **argv) {
   (void)argc, (void)argv;
   llgo_chan *ticks;
@@ -191,7 +230,9 @@ static int timers_fire_while_busy(int argc, char **argv) {
   while (!llgo_chan_try_recv(after, &at, NULL)) {
     polls++;
     llgo_gosched();
-    EXPECT(llgo_nanotime() - start < 5000 * MS, "the timer did not fire while goroutines ran");
+    /* A timer that is never polled while goroutines run hangs here: 30 s, as a
+     * loaded machine may take seconds to start the threads of the pthread backend. */
+    EXPECT(llgo_nanotime() - start < 30000 * MS, "the timer did not fire while goroutines ran");
   }
   spinner_stop = 1;
   EXPECT(at - start >= 10 * MS, "fired after %.2f ms", (at - start) / 1e6);
@@ -267,7 +308,7 @@ static int sleeper_wakes_while_yielding(int others) {
   int64_t start = llgo_nanotime();
   while (!sleeper_woke) {
     llgo_gosched();
-    EXPECT(llgo_nanotime() - start < 5000 * MS, "the sleeper did not wake while goroutines yielded");
+    EXPECT(llgo_nanotime() - start < 30000 * MS, "the sleeper did not wake while goroutines yielded");
   }
   yielder_stop = 1;
   EXPECT(sleeper_slept >= 10 * MS, "slept %.2f ms", sleeper_slept / 1e6);
@@ -374,16 +415,19 @@ static int timers_of_one_duration_fire_in_start_order(int argc, char **argv) {
   (void)argc, (void)argv;
   same_all_fired = llgo_chan_make(0, 1);
   llgo_timer **timers = test_new(SAME * sizeof *timers);
+  /* One clock reading for every deadline, far enough ahead that starting and
+   * stopping them all is done before any is due, even on a loaded machine. */
+  int64_t base = llgo_nanotime();
   for (int i = 0; i < SAME; i++) {
     timers[i] = llgo_timer_new(record_same, (void *)(intptr_t)i);
-    llgo_timer_start(timers[i], llgo_when(40 * MS), 0);
+    llgo_timer_start(timers[i], base + 400 * MS, 0);
   }
   llgo_timer *early = llgo_timer_new(record_same, (void *)(intptr_t)-1);
-  llgo_timer_start(early, llgo_when(20 * MS), 0);
+  llgo_timer_start(early, base + 200 * MS, 0);
   int stopped = 0;
   for (int i = 0; i < SAME; i += 3) stopped += llgo_timer_stop(timers[i]);
   llgo_timer *last = llgo_timer_new(record_last, NULL);
-  llgo_timer_start(last, llgo_when(60 * MS), 0);
+  llgo_timer_start(last, base + 600 * MS, 0);
   llgo_chan_recv(same_all_fired, NULL);
   EXPECT(stopped == (SAME + 2) / 3, "%d of the stopped timers were pending", stopped);
   EXPECT(same_count == 1 + SAME - stopped, "%d timers fired", same_count);
@@ -404,6 +448,7 @@ const blocking_case timer_cases[] = {
     {"sleep-50ms", sleep_50ms},
     {"timers-fire-in-deadline-order", timers_fire_in_deadline_order},
     {"ticker-ticks-until-stopped", ticker_ticks_until_stopped},
+    {"stopped-timer-sends-nothing-after-stop", stopped_timer_sends_nothing_after_stop},
     {"ticker-nonpositive", ticker_nonpositive},
     {"timer-stop-and-reset", timer_stop_and_reset},
     {"time-after-timeout", time_after_timeout},
