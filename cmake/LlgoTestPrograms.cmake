@@ -3,7 +3,7 @@
 #
 # A test program is a C file (or a few) whose main is tests/harness/test_program.h's dispatcher
 # (`PROGRAM CASE` runs one case, `PROGRAM --list` names them all) plus a case file (JSON, see
-# tests/harness/program_cases.py) that says what each case must print and exit with, and on which
+# docs/test-programs.md; read by tests/harness/check_run.cpp) that says what each case must print and exit with, and on which
 # variant/backend it does not apply and why. Programs are declared once, in tests/programs.cmake:
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
@@ -97,20 +97,32 @@ function(llgo_wasm_add_test_programs cid)
         endforeach()
       endif()
     endif()
+    # Copies only the full tier runs (the other engines run the SAMPLED_ENGINE_CASES by default).
+    set(full_tier_extensions "")
+    if(NOT sampled_cases)
+      llgo_wasm_full_tier_extensions(full_tier_extensions)
+    endif()
     get_property(options GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS)
     set(options_option "")
     if(options)
       set(options_option OPTIONS ${options})
     endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
-                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option} ${options_option})
+                          INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option} ${options_option}
+                          ${full_tier_extensions})
   endforeach()
 endfunction()
 
-# The ctest cases of program <name> built for backend <ctx>, on every engine of the target that is
-# not sampled (on a sampled one: its SAMPLED_ENGINE_CASES). Needs the target facts
-# (LlgoWasmTargetFacts.cmake), llgo_wasm_program_for (fixtures.cmake) and LlgoWasmRunTest.cmake.
-# Extra test properties: PROPERTIES ...; extra check_run.py options for every case: CHECK_OPTIONS ...
+# The ctest cases of program <name> built for backend <ctx>. Needs the target facts
+# (LlgoWasmTargetFacts.cmake), llgo_wasm_program_for (fixtures.cmake), LlgoWasmRunTest.cmake and
+# LlgoWasmTestTiers.cmake. Per engine:
+#   - the target's primary engine (its first one that is not sampled) runs every case;
+#   - another engine that is not sampled runs every case too, in the full tier, and in the default
+#     tier the SAMPLED_ENGINE_CASES (a representative subset of what a second loader shows);
+#   - a sampled engine (a browser) runs the SAMPLED_ENGINE_CASES only, in both tiers.
+# A case file's "timing" case is full-tier and runs serially; "tier": "full" makes a case
+# full-tier; LLGO_WASM_PROGRAM_CASES_TIER=full makes every case of the tree full-tier.
+# Extra test properties: PROPERTIES ...; extra check_run options for every case: CHECK_OPTIONS ...
 function(llgo_add_test_program_cases name ctx)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
   get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
@@ -118,8 +130,7 @@ function(llgo_add_test_program_cases name ctx)
   string(REPLACE "-" "_" cid "${ctx}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${case_file}")
   execute_process(
-    COMMAND "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/program_cases.py"
-            list "${case_file}" ${variant} ${ctx}
+    COMMAND "${LLGO_WASM_CHECK_RUN}" --list-cases "${case_file}" ${variant} ${ctx}
     OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "test program ${name}: ${error}")
@@ -138,21 +149,30 @@ function(llgo_add_test_program_cases name ctx)
                           "which ${case_file} does not list")
     endif()
   endforeach()
+  llgo_wasm_primary_engine(primary)
   foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     set(sampled ${LLGO_WASM_ENGINE_${engine}_SAMPLED})
     if((sampled AND NOT sampled_cases) OR (NOT sampled AND default_only AND NOT
        "${LLGO_WASM_ENGINE_${engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}"))
       continue()
     endif()
+    # The tier of this engine's runs of the cases that are not SAMPLED_ENGINE_CASES.
+    set(engine_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
+    if(NOT engine STREQUAL primary)
+      set(engine_tier full)
+    endif()
     llgo_wasm_program_for(program ${name}_${cid} ${engine})
     llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
     set(prefix ${name}.${variant}.${engine}.${ctx})
     llgo_wasm_engine_env_options(engine_env ${engine}) # LlgoWasmRunTest.cmake
+    set(labels "${variant};${engine};${LLGO_WASM_ENGINE_${engine}_LABELS};${ctx};${name}")
     set(tests "")
     if(NOT sampled)
       set(tests ${prefix}.--list)
       add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
-               ${engine_env} -- ${command} --list)
+               --program "$<TARGET_FILE:${program}>" ${engine_env} -- ${command} --list)
+      llgo_wasm_tier_labels(tier_labels ${engine_tier})
+      set_tests_properties(${prefix}.--list PROPERTIES LABELS "${labels};${tier_labels}")
     endif()
     foreach(entry IN LISTS listing)
       if(entry STREQUAL "")
@@ -160,29 +180,82 @@ function(llgo_add_test_program_cases name ctx)
       endif()
       string(REPLACE " " ";" entry "${entry}")
       list(GET entry 0 case)
-      if(sampled AND NOT case IN_LIST sampled_cases)
+      list(GET entry 1 kind)
+      list(GET entry 2 requirement)
+      list(GET entry 3 case_tier)
+      list(GET entry 4 timing)
+      set(in_sample OFF)
+      if(case IN_LIST sampled_cases)
+        set(in_sample ON)
+      endif()
+      if(sampled AND NOT in_sample)
         continue()
       endif()
       set(test ${prefix}.${case})
-      list(LENGTH entry fields)
-      if(fields GREATER 1)
-        list(GET entry 1 kind)
-        list(GET entry 2 requirement)
+      if(NOT kind STREQUAL "run")
         if(sampled AND kind STREQUAL "needs")
           continue() # the case's other engines already say why it does not apply here
         endif()
         string(APPEND test "[${kind}:${requirement}]")
       endif()
+      # The case's tier: its own, the engine's unless the case is in the sample, the tree's.
+      set(tier ${case_tier})
+      if(NOT in_sample AND engine_tier STREQUAL "full")
+        set(tier full)
+      endif()
+      if(LLGO_WASM_PROGRAM_CASES_TIER STREQUAL "full")
+        set(tier full)
+      endif()
+      set(timing_option "")
+      if(timing STREQUAL "timing")
+        set(timing_option TIMING)
+      endif()
+      llgo_wasm_tier_labels(tier_labels ${tier} ${timing_option})
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --timeout 120 ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
+               --where ${variant}/${ctx} --timeout 120 --program "$<TARGET_FILE:${program}>" ${engine_env}
+               ${arg_CHECK_OPTIONS} -- ${command} ${case})
+      set_tests_properties(${test} PROPERTIES LABELS "${labels};${tier_labels}")
+      if(timing_option)
+        set_tests_properties(${test} PROPERTIES RUN_SERIAL ON)
+      endif()
       list(APPEND tests ${test})
     endforeach()
     if(NOT tests)
       continue() # a sampled engine where none of the sampled cases applies
     endif()
-    set_tests_properties(${tests} PROPERTIES
-      LABELS "${variant};${engine};${LLGO_WASM_ENGINE_${engine}_LABELS};${ctx};${name}"
-      SKIP_RETURN_CODE 77 ${arg_PROPERTIES})
+    set_tests_properties(${tests} PROPERTIES SKIP_RETURN_CODE 77 ${arg_PROPERTIES})
+  endforeach()
+endfunction()
+
+# FULL_TIER_EXTENSIONS and the output extensions that only the target's engines other than the
+# primary one run (for llgo_wasm_add_program), or "": the copies of a program whose cases run on
+# those engines in the full tier only.
+function(llgo_wasm_full_tier_extensions out)
+  llgo_wasm_primary_engine(primary)
+  set(extensions "${LLGO_WASM_ENGINE_${primary}_EXTENSION}")
+  set(full "")
+  foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    set(extension "${LLGO_WASM_ENGINE_${engine}_EXTENSION}")
+    if(NOT engine STREQUAL primary AND NOT extension IN_LIST extensions)
+      list(APPEND full "${extension}")
+    endif()
+  endforeach()
+  if(full)
+    list(REMOVE_DUPLICATES full)
+    list(PREPEND full FULL_TIER_EXTENSIONS)
+  endif()
+  set(${out} "${full}" PARENT_SCOPE)
+endfunction()
+
+# The target's primary engine: the first of its engines here that is not sampled (every case runs
+# there in the default tier), or "" when every engine is sampled.
+function(llgo_wasm_primary_engine out)
+  set(${out} "" PARENT_SCOPE)
+  foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(NOT LLGO_WASM_ENGINE_${engine}_SAMPLED)
+      set(${out} ${engine} PARENT_SCOPE)
+      return()
+    endif()
   endforeach()
 endfunction()
 
@@ -210,7 +283,7 @@ function(llgo_add_go_reference_tests name)
     endif()
     get_filename_component(case "${package}" NAME)
     set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
-        --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
+        --check-run "$<TARGET_FILE:llgo_wasm_check_run>" --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
     set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
     add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/go-native")
     add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"

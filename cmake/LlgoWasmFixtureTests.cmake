@@ -1,6 +1,6 @@
 # LlgoWasmFixtureTests.cmake: the ctest cases of the target build (cmake/wasm-variant), one per
 # program x engine x context backend x mode, with the exact expected lines and exit status, checked
-# by tests/harness/check_run.py. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
+# by tests/harness/check_run.cpp. The superbuild's ctest runs them (LlgoWasmTargetBuild.cmake).
 #   smoke.<variant>.<engine>.exit<status>       the data model and the exit status reach the host
 #   fixture.<variant>.<engine>.<backend>.<mode> the scheduler fixture; "ok" is also labelled "demo"
 #                                               (tools/run-demo.sh runs those). A backend is a
@@ -11,12 +11,14 @@
 #   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
-#   scheddiff.<variant>.<engine>.<backend>      LLGO_WASM_SCHEDDIFF_SEEDS random goroutine programs in one
-#                                               engine process, each trace equal to Go's semantics' (a
+#   scheddiff.<variant>.<engine>.<backend>[.seeds-M-N]  random goroutine programs in one engine
+#                                               process, each trace equal to Go's semantics' (a
 #                                               single-worker backend, engines not sampled;
-#                                               tests/harness/check_scheddiff.py)
+#                                               tests/harness/check_scheddiff.py): the first
+#                                               LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS in the default
+#                                               tier, up to LLGO_WASM_SCHEDDIFF_SEEDS in the full one
 #   alloc-faults.<variant>.<engine>.<backend>   each runtime allocation failing in turn ends in the
-#                                               documented fatal error (the first engine not sampled;
+#                                               documented fatal error (the primary engine;
 #                                               tests/harness/check_alloc_faults.py)
 # <variant> is the target's display label; engines, backends and expectations come from the
 # driver (LlgoWasmTargetFacts.cmake), and the programs from fixtures.cmake.
@@ -26,7 +28,10 @@ include(LlgoTestPrograms)
 
 set(_variant "${LLGO_WASM_TARGET_VARIANT}")
 # Programs per engine run of the differential scheduler test (docs/reliability.md: the long run).
-set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per scheddiff ctest case")
+set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per backend and engine in the full tier")
+set(LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS 200 CACHE STRING "Of those, the ones the default tier runs (on the primary engine)")
+set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 40 CACHE STRING
+    "Allocations the default tier's alloc-faults case fails, one run each (the full tier fails every one)")
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
@@ -95,27 +100,42 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
 
   # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
-  # (on the first engine only: one engine process per allocation). Single-worker backends: the
-  # interpreter is not thread-safe, and the pthread backend has no order to compare.
-  set(_fault_engine_done OFF)
+  # (on the primary engine only: one engine process per allocation). Single-worker backends: the
+  # interpreter is not thread-safe, and the pthread backend has no order to compare. The default
+  # tier runs the first LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS seeds on the primary engine; the full
+  # tier the rest of LLGO_WASM_SCHEDDIFF_SEEDS there, and all of them on the other engines.
+  llgo_wasm_primary_engine(_primary)
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     if(NOT TARGET scheddiff_${_cid} OR LLGO_WASM_ENGINE_${_engine}_SAMPLED)
       continue()
     endif()
     llgo_wasm_program_for(_program scheddiff_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
-    set(_tests scheddiff.${_variant}.${_engine}.${_backend})
-    add_test(NAME scheddiff.${_variant}.${_engine}.${_backend}
-             COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py"
-                     --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
-    if(NOT _fault_engine_done)
-      set(_fault_engine_done ON)
-      add_test(NAME alloc-faults.${_variant}.${_engine}.${_backend}
+    set(_name scheddiff.${_variant}.${_engine}.${_backend})
+    set(_check "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py")
+    llgo_wasm_tier_labels(_tree_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
+    set(_labels "${_variant};${_engine};${_backend};scheddiff")
+    if(_engine STREQUAL _primary)
+      add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS} -- ${_command})
+      add_test(NAME ${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+               COMMAND ${_check} --seeds ${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+      # Each allocation failing in turn costs an engine start: the default tier fails a sample.
+      set(_faults alloc-faults.${_variant}.${_engine}.${_backend})
+      add_test(NAME ${_faults} COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py"
+               --sample ${LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE} -- ${_command})
+      add_test(NAME ${_faults}.every-allocation
                COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py" -- ${_command})
-      list(APPEND _tests alloc-faults.${_variant}.${_engine}.${_backend})
+      set_tests_properties(${_name} ${_faults} PROPERTIES LABELS "${_labels};${_tree_tier}")
+      set_tests_properties(${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+                           ${_faults}.every-allocation PROPERTIES LABELS "${_labels};full")
+      set(_tests ${_name} ${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+                 ${_faults} ${_faults}.every-allocation)
+    else()
+      add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+      set_tests_properties(${_name} PROPERTIES LABELS "${_labels};full")
+      set(_tests ${_name})
     endif()
-    set_tests_properties(${_tests} PROPERTIES LABELS "${_variant};${_engine};${_backend};scheddiff" TIMEOUT 900
-                         ${_program_properties})
+    set_tests_properties(${_tests} PROPERTIES TIMEOUT 900 ${_program_properties})
   endforeach()
 
   get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)
@@ -127,6 +147,12 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
     set(_name fixture.${_variant}.${_engine}.${_backend})
+    # A sampled engine (a browser: a start each) runs the normal mode in the default tier, the
+    # failing modes in the full one; the other engines run every mode in both.
+    set(_modes_tier "")
+    if(LLGO_WASM_ENGINE_${_engine}_SAMPLED)
+      set(_modes_tier full)
+    endif()
     llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
       LABELS fixture demo ${_backend} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
@@ -138,21 +164,21 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
              "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
              "wasm scheduler ok")
     llgo_wasm_add_run_test(NAME ${_name}.deadlock VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_DEADLOCK=1
       STDOUT "worker exiting while main is parked"
       STDERR "fatal error: all goroutines are asleep - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.main-goexit VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_MAIN_GOEXIT=1
       STDOUT "WORKER_RETURNING"
       STDERR "fatal error: no goroutines (main called runtime.Goexit) - deadlock!")
     llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_PANIC=1
       STDERR "panic: fixture panic in a goroutine")
     llgo_wasm_add_run_test(NAME ${_name}.huge-stack VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+      LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
       STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
     if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND NOT _ctx STREQUAL "pthread")
@@ -160,12 +186,12 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       # stack), so it is reported, never a trap. Natively a separate stack has nothing below it
       # to land in.
       llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+        LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
         STDOUT "recursing with fat frames"
         STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
       llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} COMMAND ${_command} EXIT 2
+        LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_STACK_OVERFLOW=1
         STDOUT "recursing past the stack"
         STDERR "fatal error: goroutine 2: stack overflow (the C stack went past its limit)")
@@ -173,6 +199,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
 
     # The other optimisation levels and LTO builds of a post-link target (fixtures.cmake): the
     # normal run and an unrecovered panic (setjmp/longjmp through Asyncify and exnref) for each.
+    # The full tier's (LlgoWasmTestTiers.cmake): the default tier runs the target's own level.
     foreach(_opt O0 O3 thinlto lto)
       if(NOT TARGET scheduler_${_cid}_${_opt})
         continue()
@@ -180,16 +207,17 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       llgo_wasm_program_for(_program scheduler_${_cid}_${_opt} ${_engine})
       llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
       set(_name fixture.${_variant}.${_engine}.${_backend}-${_opt})
-      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 0
+      set(_program_file "$<TARGET_FILE:${_program}>")
+      llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine} PROGRAM "${_program_file}"
+        LABELS fixture ${_backend} ${_opt} full COMMAND ${_command} EXIT 0
         STDOUT "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
                "${_order}"
                "serial lifecycles: 5000 ok" "parked at once: ${_parked}, readied and finished ok"
                "parked 1000 frames deep, every address-taken local intact"
                "yield storm: 64 goroutines x 100 yields at depths 1-8 ok"
                "wasm scheduler ok")
-      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} ${_opt} COMMAND ${_command} EXIT 2
+      llgo_wasm_add_run_test(NAME ${_name}.panic VARIANT ${_variant} ENGINE ${_engine} PROGRAM "${_program_file}"
+        LABELS fixture ${_backend} ${_opt} full COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_PANIC=1 STDERR "panic: fixture panic in a goroutine")
     endforeach()
   endforeach()
@@ -239,7 +267,12 @@ if(LLGO_WASM_DRIVER_LINKED_MODULES)
     add_test(NAME module.${_variant}.${_module}
       COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_module.py"
               --target-json "${_target_json}" --wasm-opt "${LLGO_WASM_WASMOPT}" "$<TARGET_FILE:${_module}>")
-    set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module")
+    # A module built only for the full tier is checked there (LlgoWasmTestTiers.cmake).
+    get_target_property(_module_tier ${_module} LLGO_WASM_TIER)
+    if(NOT _module_tier STREQUAL "full")
+      set(_module_tier "")
+    endif()
+    set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module;${_module_tier}")
   endforeach()
 endif()
 

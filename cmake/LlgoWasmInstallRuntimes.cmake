@@ -2,6 +2,13 @@
 # target named in LLGO_WASM_INSTALL_RUNTIMES ("<target>=<toolchain file>" entries; the `install`
 # preset names J32, J64, P1 and P1T with the toolchain files their own presets use).
 #
+# LLGO_WASM_INSTALL_RUNTIMES_FROM (a folder, e.g. build/ of the checkout) takes them instead from
+# target builds already built there (<folder>/<preset>/target, each of which writes
+# installable-runtimes.cmake: its target and the archives of each context backend in its default
+# stack mode), debug information stripped, so a test run that has built every target compiles no
+# runtime again for the install check (tools/run-tests.sh). The trees are read when `cmake
+# --install` runs, so they may be built after this tree.
+#
 # Why a superbuild: one tree's `cmake --install` (and so `cpack`, which packages one tree) must
 # produce every variant's runtime, and each variant needs its own compiler, so each is an external
 # project (cmake/runtime-install) configured with its toolchain file after the driver it asks
@@ -13,6 +20,60 @@ include(LlgoWasmToolchainPaths)   # LLGO_WASM_TOOLCHAIN_DIR, passed on to the to
 
 set(LLGO_WASM_INSTALL_RUNTIMES "" CACHE STRING
     "Runtimes `cmake --install` installs: <target>=<toolchain file> entries (CMakePresets.json, preset install)")
+
+set(LLGO_WASM_INSTALL_RUNTIMES_FROM "" CACHE PATH
+    "Install the runtimes of LLGO_WASM_INSTALL_RUNTIMES from the target builds under this folder instead of building them")
+if(LLGO_WASM_INSTALL_RUNTIMES_FROM)
+  get_filename_component(_llgo_from "${LLGO_WASM_INSTALL_RUNTIMES_FROM}" ABSOLUTE BASE_DIR "${PROJECT_SOURCE_DIR}")
+  find_program(LLGO_WASM_OBJCOPY NAMES llvm-objcopy-19 llvm-objcopy DOC "strips debug information from prebuilt runtime archives")
+  if(NOT LLGO_WASM_OBJCOPY)
+    message(FATAL_ERROR "LLGO_WASM_INSTALL_RUNTIMES_FROM needs llvm-objcopy (Debian's llvm-19) to strip the archives it installs")
+  endif()
+  set(_llgo_wanted "")
+  foreach(_llgo_entry IN LISTS LLGO_WASM_INSTALL_RUNTIMES)
+    string(REGEX REPLACE "=.*" "" _llgo_target "${_llgo_entry}")
+    list(APPEND _llgo_wanted "${_llgo_target}")
+    list(APPEND LLGO_WASM_INSTALLED_RUNTIME_TARGETS "${_llgo_target}")
+  endforeach()
+  install(CODE "
+set(_wanted \"${_llgo_wanted}\")
+set(_found \"\")
+file(GLOB _manifests \"${_llgo_from}/*/target/installable-runtimes.cmake\")
+foreach(_manifest IN LISTS _manifests)
+  include(\"\${_manifest}\")   # sets _tree_target and _tree_runtimes: <context>|<runtime .a>|<context .a or ->
+  if(NOT _tree_target IN_LIST _wanted OR _tree_target IN_LIST _found)
+    continue()
+  endif()
+  list(APPEND _found \"\${_tree_target}\")
+  foreach(_entry IN LISTS _tree_runtimes)
+    string(REPLACE \"|\" \";\" _entry \"\${_entry}\")
+    list(GET _entry 0 _context)
+    set(_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/llgo-wasm/\${_tree_target}/\${_context}\")
+    file(MAKE_DIRECTORY \"\${_dir}\")
+    foreach(_pair \"1;libllgo_runtime.a\" \"2;libllgo_wasmcontext.a\")
+      list(GET _pair 0 _index)
+      list(GET _pair 1 _name)
+      list(GET _entry \${_index} _archive)
+      if(_archive STREQUAL \"-\")
+        continue()
+      endif()
+      message(STATUS \"Installing: \${_dir}/\${_name} (from \${_archive}, debug information stripped)\")
+      execute_process(COMMAND \"${LLGO_WASM_OBJCOPY}\" --strip-debug \"\${_archive}\" \"\${_dir}/\${_name}\"
+                      RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+      if(NOT _rc EQUAL 0)
+        message(FATAL_ERROR \"cannot install \${_archive}: \${_err}\")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+foreach(_target IN LISTS _wanted)
+  if(NOT _target IN_LIST _found)
+    message(FATAL_ERROR \"LLGO_WASM_INSTALL_RUNTIMES_FROM=${_llgo_from}: no built target build of \${_target} there (<preset>/target/installable-runtimes.cmake); build its preset first\")
+  endif()
+endforeach()
+")
+  return()   # nothing to build here
+endif()
 
 foreach(_llgo_entry IN LISTS LLGO_WASM_INSTALL_RUNTIMES)
   if(NOT _llgo_entry MATCHES "^([^=]+)=(.+)$")

@@ -1,17 +1,20 @@
 # LlgoWasmRunTest.cmake: llgo_wasm_add_run_test, one ctest case that runs a program under an engine
-# and checks its exact exit status and lines (tests/harness/check_run.py). Used by the target build.
+# and checks its exact exit status and lines (tests/harness/check_run.cpp, built by the host tree and
+# handed over as LLGO_WASM_CHECK_RUN_PROGRAM). Used by the target build.
 #
-#   llgo_wasm_add_run_test(NAME name VARIANT v ENGINE e COMMAND cmd... EXIT n
+#   llgo_wasm_add_run_test(NAME name VARIANT v ENGINE e COMMAND cmd... EXIT n [PROGRAM file]
 #                          [STDOUT lines...] [STDERR lines...] [ENV K=V...] [LABELS l...] [TIMEOUT s])
+# PROGRAM: the built program the command runs (a case of a program that is not built says so).
 # The case is labelled with the variant, the engine, the engine's own labels
 # (LLGO_WASM_ENGINE_<engine>_LABELS) and LABELS; for each engine label, the environment in
 # LLGO_WASM_LABEL_ENVIRONMENT_<label> (K=V entries) reaches the program's runner.
 include_guard(GLOBAL)
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
+if(NOT LLGO_WASM_CHECK_RUN_PROGRAM)
+  message(FATAL_ERROR "the target build needs LLGO_WASM_CHECK_RUN_PROGRAM (tests/harness/check_run of the host tree)")
+endif()
+set(LLGO_WASM_CHECK_RUN "${LLGO_WASM_CHECK_RUN_PROGRAM}")
 
-set(LLGO_WASM_CHECK_RUN "${Python3_EXECUTABLE}" "${LLGO_WASM_SOURCE_ROOT}/tests/harness/check_run.py")
-
-# What <engine>'s runner needs, as check_run.py options (--env=K=V): the environment of each of its
+# What <engine>'s runner needs, as check_run options (--env=K=V): the environment of each of its
 # labels (LLGO_WASM_LABEL_ENVIRONMENT_<label>: a browser's location).
 function(llgo_wasm_engine_env_options out engine)
   set(options "")
@@ -24,7 +27,7 @@ function(llgo_wasm_engine_env_options out engine)
 endfunction()
 
 function(llgo_wasm_add_run_test)
-  cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;VARIANT;ENGINE;EXIT;TIMEOUT" "COMMAND;STDOUT;STDERR;ENV;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;VARIANT;ENGINE;EXIT;TIMEOUT;PROGRAM" "COMMAND;STDOUT;STDERR;ENV;LABELS")
   set(args --exit ${T_EXIT})
   foreach(l IN LISTS T_STDOUT)
     list(APPEND args "--stdout-line=${l}")
@@ -39,6 +42,9 @@ function(llgo_wasm_add_run_test)
   list(APPEND args ${engine_env})
   if(T_TIMEOUT)
     list(APPEND args --timeout ${T_TIMEOUT})
+  endif()
+  if(T_PROGRAM)
+    list(APPEND args --program "${T_PROGRAM}")
   endif()
   add_test(NAME ${T_NAME} COMMAND ${LLGO_WASM_CHECK_RUN} ${args} -- ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES LABELS

@@ -19,6 +19,9 @@ set(_llgo_target_args
   "-DLLGO_WASM_SOURCE_ROOT=${PROJECT_SOURCE_DIR}"
   "-DLLGO_WASM_TOOLCHAIN_DIR=${LLGO_WASM_TOOLCHAIN_DIR}"
   "-DLLGO_WASM_DRIVER=$<TARGET_FILE:llgo-wasm>"
+  "-DLLGO_WASM_CHECK_RUN_PROGRAM=$<TARGET_FILE:llgo_wasm_check_run>"
+  "-DLLGO_WASM_FULL_TESTS=${LLGO_WASM_FULL_TESTS}"
+  "-DLLGO_WASM_PROGRAM_CASES_TIER=${LLGO_WASM_PROGRAM_CASES_TIER}"
   "-DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}"
   "-DLLGO_WASM_SANITIZE=${LLGO_WASM_SANITIZE}"
   "-DLLGO_WASM_COVERAGE=${LLGO_WASM_COVERAGE}"
@@ -41,12 +44,18 @@ if(LLGO_WASM_TARGET STREQUAL "host")
                            "${_llgo_lib}/libllgo_wasmcontext_ucontext_separate.a")
 endif()
 
+# Built here, the host tools come first; imported from another tree (LlgoWasmHostToolsFrom), they are there.
+set(_llgo_tool_dependencies "")
+get_target_property(_llgo_tools_imported llgo-wasm IMPORTED)
+if(NOT _llgo_tools_imported)
+  set(_llgo_tool_dependencies DEPENDS llgo-wasm llgo_wasm_check_run)
+endif()
 ExternalProject_Add(target-build
   SOURCE_DIR "${PROJECT_SOURCE_DIR}/cmake/wasm-variant"
   BINARY_DIR "${LLGO_WASM_TARGET_BINARY_DIR}"
   CMAKE_GENERATOR Ninja
   CMAKE_ARGS ${_llgo_target_args}
-  DEPENDS llgo-wasm
+  ${_llgo_tool_dependencies}
   BUILD_ALWAYS ON
   BUILD_BYPRODUCTS ${_llgo_host_libraries}
   INSTALL_COMMAND ""

@@ -3,7 +3,7 @@
 # target, the host included; the source lists come from the driver (`llgo-wasm sources`, which
 # evaluates each file's //llgo:build line), never from a list kept here.
 #
-#   llgo_runtime_add(<suffix> CONTEXT <ctx> [STACKS <mode>] [OPTIONS <compile options>...])
+#   llgo_runtime_add(<suffix> CONTEXT <ctx> [STACKS <mode>] [OPTIONS <compile options>...] [EXCLUDE_FROM_ALL])
 #     llgo_runtime_<suffix>      the scheduler (or the 1:1 pthread backend), G/M/P state,
 #                                panic/defer, fatal: the selection minus the context layer
 #     llgo_wasmcontext_<suffix>  the context layer (files named wasmcontext_*), when the selection
@@ -14,6 +14,7 @@
 #   Both are compiled with the target's effective cflags for that context and stack mode, with
 #   -DLLGO_DEFAULT_STACK_SIZE=<the descriptor's default-stack-size>, and with
 #   llgo_runtime_build_flags (warnings; LLGO_WASM_SANITIZE / LLGO_WASM_COVERAGE on the host).
+#   EXCLUDE_FROM_ALL: built only for a program that links it (a full-tier test program).
 #   With LLGO_WASM_PACKAGE_CACHE=ON both come from the package cache when their key hits (imported
 #   libraries of the same names) and are stored there when it misses (LlgoWasmPackageCache.cmake).
 include_guard(GLOBAL)
@@ -27,7 +28,11 @@ include(LlgoWasmPackageCache)
 enable_language(ASM)
 
 function(llgo_runtime_add suffix)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CONTEXT;STACKS" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXCLUDE_FROM_ALL" "CONTEXT;STACKS" "OPTIONS")
+  set(exclusion "")
+  if(arg_EXCLUDE_FROM_ALL)
+    set(exclusion EXCLUDE_FROM_ALL)
+  endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}" STACKS "${arg_STACKS}")
   llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}")
   set(defines LLGO_DEFAULT_STACK_SIZE=${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
@@ -71,7 +76,7 @@ function(llgo_runtime_add suffix)
     set_target_properties(llgo_runtime_${suffix} PROPERTIES IMPORTED_LOCATION "${archive_dir}/${runtime_archive}")
     target_include_directories(llgo_runtime_${suffix} INTERFACE "${LLGO_RUNTIME_DIR}/include")
   else()
-    add_library(llgo_runtime_${suffix} STATIC ${runtime_sources})
+    add_library(llgo_runtime_${suffix} STATIC ${exclusion} ${runtime_sources})
     target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include" PRIVATE "${LLGO_RUNTIME_DIR}/src")
     target_compile_options(llgo_runtime_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
     target_compile_definitions(llgo_runtime_${suffix} PRIVATE ${defines})
@@ -102,7 +107,7 @@ function(llgo_runtime_add suffix)
     target_link_libraries(llgo_runtime_${suffix} INTERFACE llgo_wasmcontext_${suffix})
     return()
   endif()
-  add_library(llgo_wasmcontext_${suffix} STATIC ${copied_sources})
+  add_library(llgo_wasmcontext_${suffix} STATIC ${exclusion} ${copied_sources})
   target_include_directories(llgo_wasmcontext_${suffix} PUBLIC "${copies}")
   target_compile_options(llgo_wasmcontext_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
   target_link_libraries(llgo_wasmcontext_${suffix} PRIVATE llgo_runtime_build_flags)

@@ -11,7 +11,8 @@
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
-#                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...])
+#                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
+#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...])
 #     One executable per output extension the target's engines run (only the default one with
 #     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
@@ -21,6 +22,9 @@
 #     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
+#     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
+#     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
+#     (LlgoWasmTestTiers.cmake).
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
 # Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, and for each id
@@ -55,8 +59,8 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "RUNTIME"
-                        "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER" "RUNTIME"
+                        "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
     string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
@@ -83,13 +87,18 @@ function(llgo_wasm_add_program name)
     list(APPEND _programs ${_exe})
   endforeach()
   foreach(_exe IN LISTS _programs)
-    add_executable(${_exe} ${arg_SOURCES})
     if(_exe STREQUAL name)
-      set_target_properties(${_exe} PROPERTIES SUFFIX "${LLGO_WASM_TARGET_EXTENSION}")
+      set(_extension "${LLGO_WASM_TARGET_EXTENSION}")
     else()
       string(REGEX REPLACE "^.*_" "." _extension "${_exe}")
-      set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}")
     endif()
+    set(_tier default)
+    if(arg_FULL_TIER OR "${_extension}" IN_LIST arg_FULL_TIER_EXTENSIONS)
+      set(_tier full)
+    endif()
+    llgo_wasm_program_exclusion(_exclusion ${_tier})
+    add_executable(${_exe} ${_exclusion} ${arg_SOURCES})
+    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier})
     target_compile_definitions(${_exe} PRIVATE ${arg_DEFINES})
     target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
@@ -110,6 +119,7 @@ endfunction()
 llgo_wasm_add_program(smoke SOURCES "${ROOT}/tests/fixtures/smoke.c")
 
 set(LLGO_WASM_FIXTURE_BACKENDS "")
+set(_llgo_installable "")
 foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx})
   # The resolved default mode first, then the others this context can run.
@@ -124,9 +134,17 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     endif()
     string(REPLACE "-" "_" _cid "${_backend}")
     list(APPEND LLGO_WASM_FIXTURE_BACKENDS ${_backend})
+
     set(LLGO_WASM_BACKEND_${_cid}_CONTEXT ${_ctx})
     set(LLGO_WASM_BACKEND_${_cid}_STACKS ${_mode})
     llgo_runtime_add(${_cid} CONTEXT ${_ctx} STACKS ${_mode})
+    if(_mode STREQUAL _default_mode)
+      set(_context_archive "-")
+      if(TARGET llgo_wasmcontext_${_cid})
+        set(_context_archive "$<TARGET_FILE:llgo_wasmcontext_${_cid}>")
+      endif()
+      list(APPEND _llgo_installable "${_ctx}|$<TARGET_FILE:llgo_runtime_${_cid}>|${_context_archive}")
+    endif()
     llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx} STACKS ${_mode})
 
     list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
@@ -149,7 +167,9 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     if(NOT _ctx STREQUAL "pthread")
       # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
       # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
-      llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid})
+      llgo_wasm_full_tier_extensions(_full_tier_extensions)
+      llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid}
+                            ${_full_tier_extensions})
     endif()
 
     if(LLGO_WASM_TARGET_STACK_SWITCHING)
@@ -176,6 +196,8 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
         target_link_libraries(switch_path_objects_${_cid} PRIVATE llgo_runtime_${_cid} llgo_runtime_build_flags)
         list(APPEND LLGO_WASM_SWITCH_PATH_BACKENDS ${_cid})
       endif()
+      # (The full tier's: LlgoWasmTestTiers.cmake.)
+      llgo_wasm_program_exclusion(_full_only_runtime full)
       foreach(_opt O0 O3 thinlto lto)
         if(_opt STREQUAL "thinlto")
           set(_opt_flags -flto=thin)
@@ -184,8 +206,8 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
         else()
           set(_opt_flags -${_opt})
         endif()
-        llgo_runtime_add(${_cid}_${_opt} CONTEXT ${_ctx} STACKS ${_mode} OPTIONS ${_opt_flags})
-        llgo_wasm_add_program(scheduler_${_cid}_${_opt} SOURCES "${ROOT}/tests/fixtures/scheduler.c"
+        llgo_runtime_add(${_cid}_${_opt} CONTEXT ${_ctx} STACKS ${_mode} OPTIONS ${_opt_flags} ${_full_only_runtime})
+        llgo_wasm_add_program(scheduler_${_cid}_${_opt} SOURCES "${ROOT}/tests/fixtures/scheduler.c" FULL_TIER
                               RUNTIME llgo_runtime_${_cid}_${_opt} DEFINES ${_defs} OPTIONS ${_opt_flags})
       endforeach()
     endif()
@@ -193,3 +215,11 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
 endforeach()
 # Later readers see the default context's facts again.
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")
+
+# What an install tree takes from here instead of building the runtime again
+# (LLGO_WASM_INSTALL_RUNTIMES_FROM, cmake/LlgoWasmInstallRuntimes.cmake): each context backend's
+# archives in its default stack mode, the ones cmake/runtime-install would build.
+file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/installable-runtimes.cmake" CONTENT
+"set(_tree_target \"${LLGO_WASM_TARGET}\")
+set(_tree_runtimes \"${_llgo_installable}\")
+")

@@ -13,7 +13,7 @@ shift 4
 name=$(basename "$fuzzer")
 artifacts=$(dirname "$work")/artifacts
 mkdir -p "$work" "$artifacts"
-log=$(dirname "$work")/$name.log
+log=$(dirname "$work")/$(basename "$work").log
 # Leaks are checked (ASan's LeakSanitizer); UBSan stops at the first report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

@@ -26,12 +26,11 @@ std::string single_quoted(const std::string& word) {
   return quoted + "'";
 }
 
-bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
 // A Binaryen list argument's items: inline "a,b" or "@file" (one per line, or comma separated).
 std::vector<std::string> list_items(const std::string& value) {
   std::string text = value;
-  if (starts_with(value, "@")) {
+  if (value.starts_with("@")) {
     std::ifstream file(value.substr(1));
     text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
   }
@@ -68,9 +67,9 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
       ++i;
       continue;
     }
-    if (!starts_with(arg, "-")) inputs.push_back(arg);
+    if (!arg.starts_with("-")) inputs.push_back(arg);
     const std::string pass_arg = "--pass-arg=asyncify-";
-    if (!starts_with(arg, pass_arg)) continue;
+    if (!arg.starts_with(pass_arg)) continue;
     const std::string setting = arg.substr(pass_arg.size());
     const size_t at = setting.find('@');
     const std::string key = setting.substr(0, at), value = at == std::string::npos ? "" : setting.substr(at + 1);
@@ -84,7 +83,7 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
   }
   if (inputs.size() != 1) return fallback("cannot tell wasm-opt's input module among " + std::to_string(inputs.size()) + " arguments");
   for (const auto& pattern : switch_imports) {
-    if (starts_with(pattern, "env.invoke_")) table_calls.push_back(pattern);  // JS calls the table entry
+    if (pattern.starts_with("env.invoke_")) table_calls.push_back(pattern);  // JS calls the table entry
   }
   try {
     // emcc runs --asyncify only for -sASYNCIFY=1, whose glue hands JavaScript wrappers of the

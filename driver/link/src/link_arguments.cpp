@@ -22,10 +22,6 @@ bool takes_separate_value(const std::string& arg) {
          flags_with_separate_value.end();
 }
 
-bool starts_with(const std::string& text, std::string_view prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 AsyncifyInstrumentation parse_asyncify_mode(const std::string& value) {
   if (value == "narrowed") return AsyncifyInstrumentation::narrowed;
   if (value == "wide") return AsyncifyInstrumentation::wide;
@@ -84,31 +80,31 @@ LinkArguments parse_link_arguments(const std::vector<std::string>& args) {
       parsed.asyncify = AsyncifyInstrumentation::wide;
     } else if (arg == "--asyncify") {
       parsed.asyncify = parse_asyncify_mode(value_of(i, arg));
-    } else if (starts_with(arg, "--asyncify=")) {
+    } else if (arg.starts_with("--asyncify=")) {
       parsed.asyncify = parse_asyncify_mode(arg.substr(11));
     } else if (arg == "--print-asyncify-list") {
       parsed.print_asyncify_list = true;
     } else if (arg == "--kind") {
       parsed.kind = parse_kind(value_of(i, arg));
-    } else if (starts_with(arg, "--kind=")) {
+    } else if (arg.starts_with("--kind=")) {
       parsed.kind = parse_kind(arg.substr(7));
     } else if (arg == "--cc") {
       parsed.compiler = value_of(i, arg);
-    } else if (starts_with(arg, "--cc=")) {
+    } else if (arg.starts_with("--cc=")) {
       parsed.compiler = arg.substr(5);
     } else if (arg == "--asyncify-import") {
       parsed.asyncify_imports.push_back(value_of(i, arg));
-    } else if (starts_with(arg, "--asyncify-import=")) {
+    } else if (arg.starts_with("--asyncify-import=")) {
       parsed.asyncify_imports.push_back(arg.substr(18));
     } else if (arg == "--sysroot") {
       parsed.sysroot = value_of(i, arg);
-    } else if (starts_with(arg, "--sysroot=")) {
+    } else if (arg.starts_with("--sysroot=")) {
       parsed.sysroot = arg.substr(10);
     } else if (arg == "-o") {
       if (output_seen) throw LinkUsageError("-o given twice ('" + parsed.output_path + "')");
       parsed.output_path = value_of(i, arg);
       output_seen = true;
-    } else if (starts_with(arg, "-o") && arg.size() > 2 && arg[2] != '-') {
+    } else if (arg.starts_with("-o") && arg.size() > 2 && arg[2] != '-') {
       if (output_seen) throw LinkUsageError("-o given twice ('" + parsed.output_path + "')");
       parsed.output_path = arg.substr(2);
       output_seen = true;
