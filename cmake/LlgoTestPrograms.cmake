@@ -116,7 +116,7 @@ endfunction()
 # The ctest cases of program <name> built for backend <ctx>. Needs the target facts
 # (LlgoWasmTargetFacts.cmake), llgo_wasm_program_for (fixtures.cmake), LlgoWasmRunTest.cmake and
 # LlgoWasmTestTiers.cmake. Per engine:
-#   - the target's primary engine (its first one that is not sampled) runs every case;
+#   - the target's primary engine (llgo_wasm_primary_engine) runs every case;
 #   - another engine that is not sampled runs every case too, in the full tier, and in the default
 #     tier the SAMPLED_ENGINE_CASES (a representative subset of what a second loader shows);
 #   - a sampled engine (a browser) runs the SAMPLED_ENGINE_CASES only, in both tiers.
@@ -247,48 +247,23 @@ function(llgo_wasm_full_tier_extensions out)
   set(${out} "${full}" PARENT_SCOPE)
 endfunction()
 
-# The target's primary engine: the first of its engines here that is not sampled (every case runs
-# there in the default tier), or "" when every engine is sampled.
+# The target's primary engine, which runs every case in the default tier: the first of its engines
+# (in the resolved target's order) that runs the target's default output and is neither sampled
+# nor optional; else the first that is not sampled; else "".
 function(llgo_wasm_primary_engine out)
-  set(${out} "" PARENT_SCOPE)
+  set(fallback "")
   foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
-    if(NOT LLGO_WASM_ENGINE_${engine}_SAMPLED)
+    if(LLGO_WASM_ENGINE_${engine}_SAMPLED)
+      continue()
+    endif()
+    if(NOT LLGO_WASM_ENGINE_${engine}_OPTIONAL AND
+       "${LLGO_WASM_ENGINE_${engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
       set(${out} ${engine} PARENT_SCOPE)
       return()
     endif()
-  endforeach()
-endfunction()
-
-# Go itself prints what the cases of program <name> that mirror a Go program expect: one test per
-# <case>/main.go of its GO_REFERENCE module, natively and as js/wasm under Node. Needs
-# LLGO_WASM_NODE (cmake/LlgoWasmToolchainPaths.cmake) and Python3_EXECUTABLE.
-function(llgo_add_go_reference_tests name)
-  get_property(module GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE)
-  get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
-  if(NOT module)
-    return()
-  endif()
-  find_program(LLGO_GO NAMES go go-1.19 PATHS /usr/lib/go-1.19/bin)
-  if(NOT LLGO_GO)
-    add_test(NAME go-reference.${name}.go_missing COMMAND "${CMAKE_COMMAND}" -E echo
-      "Go not found: install Debian's golang-go (tools/setup-toolchain.sh does)")
-    set_tests_properties(go-reference.${name}.go_missing PROPERTIES WILL_FAIL TRUE)
-    return()
-  endif()
-  execute_process(COMMAND "${LLGO_GO}" env GOROOT OUTPUT_VARIABLE go_root OUTPUT_STRIP_TRAILING_WHITESPACE)
-  file(GLOB packages LIST_DIRECTORIES true CONFIGURE_DEPENDS "${module}/*")
-  foreach(package IN LISTS packages)
-    if(NOT EXISTS "${package}/main.go")
-      continue()
+    if(NOT fallback)
+      set(fallback ${engine})
     endif()
-    get_filename_component(case "${package}" NAME)
-    set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
-        --check-run "$<TARGET_FILE:llgo_wasm_check_run>" --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
-    set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
-    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/go-native")
-    add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"
-             --node "${LLGO_WASM_NODE}" --wasm-exec "${go_root}/misc/wasm/wasm_exec.js")
-    set_tests_properties(go-reference.${name}.native.${case} go-reference.${name}.js-wasm.${case}
-      PROPERTIES LABELS "go-reference;${name}" TIMEOUT 300)
   endforeach()
+  set(${out} "${fallback}" PARENT_SCOPE)
 endfunction()

@@ -44,10 +44,37 @@ foreach(_missing_check IN ITEMS "${LLGO_WASM_CHROMIUM}" "${LLGO_WASM_NODE_MODULE
       "tools/setup-toolchain.sh has installed Chromium and the npm packages (or set CHROMIUM / LLGO_WASM_NODE_MODULES)")
   endif()
 endforeach()
-set(LLGO_WASM_LABEL_ENVIRONMENT_browser "CHROMIUM=${LLGO_WASM_CHROMIUM}" "LLGO_WASM_NODE_MODULES=${LLGO_WASM_NODE_MODULES}")
+# One browser for all the browser cases of a ctest run (tests/browser/shared-chromium.mjs): ctest
+# starts it before the first and stops it after the last (the fixture llgo_shared_chromium, which
+# llgo_wasm_share_one_browser() gives every browser case once all are declared); a case run
+# without it starts a browser of its own.
+set(_llgo_shared_chromium_state "${CMAKE_BINARY_DIR}/shared-chromium.json")
+set(LLGO_WASM_LABEL_ENVIRONMENT_browser "CHROMIUM=${LLGO_WASM_CHROMIUM}" "LLGO_WASM_NODE_MODULES=${LLGO_WASM_NODE_MODULES}"
+    "LLGO_WASM_SHARED_CHROMIUM=${_llgo_shared_chromium_state}")
+add_test(NAME browser.${LLGO_WASM_TARGET_VARIANT}.start-shared-chromium
+  COMMAND "${LLGO_WASM_NODE}" "${ROOT}/tests/browser/shared-chromium.mjs" start "${_llgo_shared_chromium_state}"
+          --chromium "${LLGO_WASM_CHROMIUM}")
+add_test(NAME browser.${LLGO_WASM_TARGET_VARIANT}.stop-shared-chromium
+  COMMAND "${LLGO_WASM_NODE}" "${ROOT}/tests/browser/shared-chromium.mjs" stop "${_llgo_shared_chromium_state}")
+set_tests_properties(browser.${LLGO_WASM_TARGET_VARIANT}.start-shared-chromium PROPERTIES
+  FIXTURES_SETUP llgo_shared_chromium LABELS "browser;${LLGO_WASM_TARGET_VARIANT}" TIMEOUT 120)
+set_tests_properties(browser.${LLGO_WASM_TARGET_VARIANT}.stop-shared-chromium PROPERTIES
+  FIXTURES_CLEANUP llgo_shared_chromium LABELS "browser;${LLGO_WASM_TARGET_VARIANT}" TIMEOUT 60)
+
+# Every browser case declared in this directory uses the shared browser (called at the end of the
+# target build, cmake/wasm-variant/CMakeLists.txt).
+function(llgo_wasm_share_one_browser)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test IN LISTS tests)
+    get_test_property(${test} LABELS labels)
+    if("browser" IN_LIST labels AND NOT test MATCHES "-shared-chromium$")
+      set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED llgo_shared_chromium)
+    endif()
+  endforeach()
+endfunction()
 
 # The WASI host calls the fixtures do not make, on every engine of a WASI target.
-if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
+if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" AND NOT LLGO_WASM_DEMO_ONLY)
   llgo_wasm_add_program(wasi_host SOURCES "${ROOT}/tests/browser/fixtures/wasi_host.c")
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     llgo_wasm_program_for(_program wasi_host ${_engine})

@@ -26,6 +26,7 @@
 #           LLGO_WASM_ENGINE_<engine>_LABELS     test labels of its runs (e.g. browser)
 #           LLGO_WASM_ENGINE_<engine>_SAMPLED    ON: it runs the smoke program and the fixture's
 #                                                modes only, not every test program case
+#           LLGO_WASM_ENGINE_<engine>_OPTIONAL   ON: used only when its tool is installed
 #   llgo_wasm_engine_command(<out> <engine> <program>)   the engine's argv for one program
 #   llgo_wasm_runtime_sources(<out> CONTEXT <ctx> [STACKS <mode>])   absolute paths of the runtime
 #                                                        files the driver selects by their
@@ -186,6 +187,7 @@ macro(llgo_wasm_read_target target)
       set(LLGO_WASM_ENGINE_${_rt_engine}_EXTENSION "${_rt_extension}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_LABELS "${_rt_labels}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_SAMPLED ${_rt_sampled})
+      set(LLGO_WASM_ENGINE_${_rt_engine}_OPTIONAL ${_rt_optional})
     endforeach()
   endif()
 endmacro()

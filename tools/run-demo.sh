@@ -1,39 +1,57 @@
 #!/usr/bin/env bash
-# tools/run-demo.sh: the main job. Sets up the toolchain (idempotent), resolves the targets
-# with the driver, builds every variant from its preset, and runs the scheduler demo on each under
-# its engine, printing one line per variant run: variant, engine, backend, result, wall time.
+# tools/run-demo.sh: the main job. Sets up the toolchain (idempotent), builds the driver once, each
+# variant's runtime and its scheduler fixture (the demo program) and nothing else, resolves the
+# targets with the driver, and runs the scheduler demo on each variant under each of its engines,
+# printing one line per run: variant, engine, backend, result, wall time.
+#
+# The presets and how they are built come from tools/presets.py (plan demo): the install tree
+# compiles the driver, the CLI and the checker (nothing else of it is built), and every target
+# preset builds its runtime per context backend and the fixture on them (LLGO_WASM_DEMO_ONLY).
+# A tree the test suite left is reused as it is. PRESETS="j32 wasip1" runs only those.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
+if command -v ccache >/dev/null; then
+  export LLGO_WASM_HOST_COMPILER_LAUNCHER=${LLGO_WASM_HOST_COMPILER_LAUNCHER-ccache}
+  export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+fi
 
-PRESETS=${PRESETS:-"native j32 j64 wasip1 wasip1-stack-switching wasip1-threads"}
 mkdir -p build   # a fresh clone has no build/ yet: every log below lives there
+mapfile -t plan < <(python3 tools/presets.py plan demo --only "${PRESETS:-}") || exit 1
 status=0
 rows=()
-for p in $PRESETS; do
+for entry in "${plan[@]}"; do
+  read -r p role options <<<"$entry"
   echo "=== building preset $p"
-  if ! { cmake --preset "$p" >/dev/null && cmake --build --preset "$p"; } > "build/demo-$p.log" 2>&1; then
-    echo "build of preset $p FAILED; see build/demo-$p.log"; tail -n 20 "build/demo-$p.log"; status=1; continue
-  fi
-  if [ "$p" = native ] && [ -x build/native/driver/cli/llgo-wasm ]; then
+  log=build/demo-$p.log
+  if [ "$role" = tools ]; then
+    # shellcheck disable=SC2086
+    if ! { cmake --preset "$p" $options && cmake --build --preset "$p" --target llgo-wasm llgo_wasm_check_run; } > "$log" 2>&1; then
+      echo "build of the driver (preset $p) FAILED; see $log"; tail -n 20 "$log"; exit 1
+    fi
+    driver=build/$p/driver/cli/llgo-wasm
     echo "=== resolved targets (llgo-wasm resolve)"
     for req in "--target wasm" "--goos js --goarch wasm" "--goos wasip1 --goarch wasm" \
                "--goos wasip1 --goarch wasm --env LLGO_WASI_THREADS=1" ""; do
       # shellcheck disable=SC2086
-      build/native/driver/cli/llgo-wasm resolve $req || status=1
+      "$driver" resolve $req || status=1
     done
+    continue
+  fi
+  # shellcheck disable=SC2086
+  if ! { cmake --preset "$p" $options && cmake --build --preset "$p"; } > "$log" 2>&1; then
+    echo "build of preset $p FAILED; see $log"; tail -n 20 "$log"; status=1; continue
   fi
   # The demo cases are the ctest cases labelled "demo"; their names are
   # <kind>.<variant>.<engine>[.<backend>].<mode>.
   junit=build/$p/demo-junit.xml
   rm -f "$junit"
-  ctest --preset "$p" -L demo --output-junit "$PWD/$junit" > "build/demo-$p-ctest.log" 2>&1 || status=1
+  ctest --test-dir "build/$p" -L demo -j "$(nproc)" --output-junit "$PWD/$junit" > "build/demo-$p-ctest.log" 2>&1 || status=1
   if [ ! -s "$junit" ] || ! grep -q '<testcase' "$junit"; then
     echo "preset $p ran no demo case; see build/demo-$p-ctest.log"; status=1; continue
   fi
-  if [ -f "$junit" ]; then
-    while IFS= read -r row; do rows+=("$row"); done < <(python3 - "$junit" <<'PY'
+  while IFS= read -r row; do rows+=("$row"); done < <(python3 - "$junit" <<'PY'
 import sys, xml.etree.ElementTree as ET
 for tc in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     parts = tc.get("name").split(".")
@@ -43,7 +61,6 @@ for tc in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     print(f"{variant:8} {engine:18} {backend:18} {result:7} {float(tc.get('time')):7.2f} s   {tc.get('name')}")
 PY
 )
-  fi
 done
 echo
 printf '%-8s %-18s %-18s %-7s %9s\n' variant engine backend result "wall"

@@ -8,17 +8,17 @@
 # optimisation levels, the plain native tree's cases, 1,000 random scheduler programs per backend,
 # the cases that need the wall clock, and 60 s per fuzzer (docs/testing.md).
 #
-# The trees are the presets of CMakePresets.json, built in this order and tested after all are
-# built (so ctest keeps the cores busy across trees):
+# The trees are the presets of CMakePresets.json (tools/presets.py says which and how), all built
+# first, then all tested:
 #   1. the tree that installs (preset `install`): the driver, the CLI and the test checker, built
-#      once, plain; its tests install it, runtimes included, and build programs against it
-#   2. every other preset without its own instrumentation, on those tools
-#      (LLGO_WASM_HOST_TOOLS_FROM): each builds only its target's runtime and programs
-#   3. the presets that instrument the host code (sanitizers and coverage, fuzzing): each builds
+#      once, plain; its tests install it, with the runtimes the target trees built, and build
+#      programs against it
+#   2. every other preset without its own instrumentation, on those tools: each builds only its
+#      target's runtime and programs
+#   3. the presets that instrument the host code (sanitizers and coverage; fuzzing): each builds
 #      the driver once more, instrumented
-# The install tree takes the runtimes the target trees built (LLGO_WASM_INSTALL_RUNTIMES_FROM).
 # A target built by an instrumented tree too (the host) runs its test-program cases there in the
-# default tier; its plain tree's are full-tier (LLGO_WASM_PROGRAM_CASES_TIER=full).
+# default tier; its plain tree's are full-tier.
 #
 # Ends with one summary line "N passed, N failed" over all ctest cases, the case count of each
 # tier, the time of each tree and the 15 slowest cases. Exit status 0 only if every tree passed.
@@ -49,61 +49,13 @@ rm -f build/logs/junit-*.xml build/logs/lasttest-*.log build/logs/times.txt buil
 failures=build/logs/failures.txt   # what each failed case printed; .ci/run prints it last
 : > "$failures"
 
-# Every preset's role, from CMakePresets.json: "tools" (builds and installs the driver), "own"
-# (instruments the host code, so builds its own), or "target" (uses the tools' tree); and the
-# options its configuration gets in this run.
-mapfile -t plan < <(python3 - "$full" "${PRESETS:-}" <<'PY'
-import json, sys
-full, only = sys.argv[1] == "1", sys.argv[2].split()
-presets = {p["name"]: p for p in json.load(open("CMakePresets.json"))["configurePresets"]}
-def cache(p):
-    values = {}
-    for parent in ([p["inherits"]] if isinstance(p.get("inherits"), str) else p.get("inherits", [])):
-        values.update(cache(presets[parent]))
-    values.update(p.get("cacheVariables", {}))
-    return values
-visible = [n for n, p in presets.items() if not p.get("hidden")]
-info = {n: cache(presets[n]) for n in visible}
-on = lambda v: str(v).upper() in ("ON", "TRUE", "1", "YES")
-def role(n):
-    c = info[n]
-    if c.get("LLGO_WASM_TREE_TESTS", "ON") == "OFF":
-        return "tools"
-    if any(on(c.get(k, "OFF")) for k in ("LLGO_WASM_SANITIZE", "LLGO_WASM_COVERAGE", "LLGO_WASM_FUZZ")):
-        return "own"
-    return "target"
-tools = [n for n in visible if role(n) == "tools"]
-if len(tools) != 1:
-    sys.exit(f"CMakePresets.json: expected one preset with LLGO_WASM_TREE_TESTS=OFF (the install tree), found {tools}")
-tools = tools[0]
-instrumented_targets = {info[n].get("LLGO_WASM_TARGET") for n in visible
-                        if role(n) == "own" and not on(info[n].get("LLGO_WASM_FUZZ", "OFF"))}
-chosen = [n for n in visible if not only or n in only]
-unknown = [n for n in only if n not in visible]
-if unknown:
-    sys.exit(f"PRESETS names {unknown}, which CMakePresets.json does not have: {visible}")
-if any(role(n) == "target" for n in chosen) and tools not in chosen:
-    chosen.insert(0, tools)
-order = [n for n in chosen if role(n) == "tools"] + [n for n in chosen if role(n) == "target"] + \
-        [n for n in chosen if role(n) == "own"]
-for n in order:
-    options = []
-    if full:
-        options.append("-DLLGO_WASM_FULL_TESTS=ON")
-    if role(n) == "tools":
-        options.append("-DLLGO_WASM_INSTALL_RUNTIMES_FROM=build")
-    elif role(n) == "target":
-        options.append(f"-DLLGO_WASM_HOST_TOOLS_FROM=build/{tools}")
-        if info[n].get("LLGO_WASM_TARGET") in instrumented_targets:
-            options.append("-DLLGO_WASM_PROGRAM_CASES_TIER=full")
-    print(n + " " + " ".join(options))
-PY
-) || exit 1
+# The presets to build, in order, each with its role and this run's options (tools/presets.py).
+mapfile -t plan < <(python3 tools/presets.py plan tests $([ $full = 1 ] && echo --full) --only "${PRESETS:-}") || exit 1
 if [ ${#plan[@]} -eq 0 ]; then echo "no preset to run" >&2; exit 1; fi
 
 built=() bad_presets=()
 for entry in "${plan[@]}"; do
-  read -r p options <<<"$entry"
+  read -r p role options <<<"$entry"
   echo "=== build $p${options:+ ($options)}"
   t0=$(date +%s)
   log=build/logs/test-$p.log

@@ -116,7 +116,11 @@ function(llgo_wasm_add_program name)
 endfunction()
 
 # The smoke program: the data model and the exit status reach the host unchanged.
-llgo_wasm_add_program(smoke SOURCES "${ROOT}/tests/fixtures/smoke.c")
+# LLGO_WASM_DEMO_ONLY (tools/run-demo.sh): the runtime per backend and the scheduler fixture, the
+# demo's program, and nothing else.
+if(NOT LLGO_WASM_DEMO_ONLY)
+  llgo_wasm_add_program(smoke SOURCES "${ROOT}/tests/fixtures/smoke.c")
+endif()
 
 set(LLGO_WASM_FIXTURE_BACKENDS "")
 set(_llgo_installable "")
@@ -163,6 +167,9 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     endif()
     llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                           DEFINES ${_defs})
+    if(LLGO_WASM_DEMO_ONLY)
+      continue()
+    endif()
     llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
     if(NOT _ctx STREQUAL "pthread")
       # The interpreter of random goroutine programs (single worker: it is not thread-safe): the

@@ -1,5 +1,7 @@
 // chromium.mjs: starts Debian's headless Chromium through npm's playwright-core with a fresh
-// profile, and takes both away again on every way out.
+// profile, and takes both away again on every way out; or, inside a ctest run that started one
+// for all its browser cases (shared-chromium.mjs, LLGO_WASM_SHARED_CHROMIUM), opens a fresh
+// context in that one.
 //
 //   const browser = await launchChromium({ executablePath, nodeModules });
 //   browser.page ...; await browser.close();
@@ -14,7 +16,7 @@
 // does this process's exit (playwright-core kills the browser's process group on exit first), and
 // if this process was killed outright, the next launch removes the folders of processes that no
 // longer exist. Chromium itself ends when the process that drives it dies: its DevTools pipe closes.
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +48,44 @@ function removeStaleFolders(tmp) {
 
 export class BrowserStartError extends Error {}
 
+// The browser of the whole ctest run (shared-chromium.mjs), when LLGO_WASM_SHARED_CHROMIUM names
+// its state file and it is alive: a new context in it, closed again by close(); null otherwise.
+async function connectToSharedChromium(playwright) {
+  const file = process.env.LLGO_WASM_SHARED_CHROMIUM;
+  if (!file) return null;
+  let state;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8'));
+    process.kill(state.pid, 0);
+  } catch {
+    return null;   // not started (a case run outside ctest) or gone: start a browser of our own
+  }
+  let browser;
+  try {
+    browser = await playwright.chromium.connectOverCDP(state.wsEndpoint, { timeout: 30000 });
+  } catch {
+    return null;
+  }
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let closed = false;
+  return {
+    context,
+    page,
+    folder: null,
+    async close() {
+      if (closed) return;
+      closed = true;
+      const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('close timed out')), 10000).unref());
+      try {
+        await Promise.race([context.close(), deadline]);
+      } finally {
+        await browser.close().catch(() => {});   // over CDP: disconnects, the browser stays
+      }
+    },
+  };
+}
+
 export async function launchChromium({ executablePath, nodeModules, launchTimeoutMs = 60000 }) {
   let playwright;
   try {
@@ -60,6 +100,8 @@ export async function launchChromium({ executablePath, nodeModules, launchTimeou
     throw new BrowserStartError(`cannot start ${executablePath}: ${error.code === 'ENOENT' ? 'not found' : error.message} ` +
       '(install Debian\'s chromium: tools/setup-toolchain.sh does; or name another with --chromium / CHROMIUM)');
   }
+  const shared = await connectToSharedChromium(playwright);
+  if (shared) return shared;
   const tmp = os.tmpdir();
   removeStaleFolders(tmp);
   const folder = mkdtempSync(path.join(tmp, `${FOLDER_PREFIX}${process.pid}-`));

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""tools/presets.py: the presets of CMakePresets.json and how a run builds them, in one place
+(tools/run-tests.sh and tools/run-demo.sh read it; no list of presets is written anywhere else).
+
+  presets.py plan tests [--full] [--only "P1 P2 ..."]
+  presets.py plan demo  [--only "P1 P2 ..."]
+
+prints one line per preset to build, in build order: "<preset> <role> <configure options...>".
+
+Every visible configure preset has a role, read from its cache variables:
+  tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
+          checker, plain, once per run; its tests install them and build programs against them
+  own     instruments the host code (LLGO_WASM_SANITIZE, LLGO_WASM_COVERAGE or LLGO_WASM_FUZZ), so
+          compiles the driver once more, instrumented
+  target  every other preset: builds its target's runtime and programs on the tools' tree
+          (LLGO_WASM_HOST_TOOLS_FROM), compiling no driver
+The tools' tree comes first whenever a target tree is built, then the target trees, then the
+instrumented ones. In a test run the tools' tree installs the runtimes the target trees built
+(LLGO_WASM_INSTALL_RUNTIMES_FROM), and a target that an instrumented tree also builds (the host:
+native-sanitize) has its plain tree's test-program cases in the full tier
+(LLGO_WASM_PROGRAM_CASES_TIER=full). A demo run builds the target trees only, each with its
+runtime and scheduler fixture (LLGO_WASM_DEMO_ONLY). The trees that compile the driver compile it
+as unity builds: its files share the JSON library's templates, which each file would otherwise
+instantiate and compile again.
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def on(value):
+    return str(value).upper() in ("ON", "TRUE", "1", "YES", "Y")
+
+
+def load():
+    with open(os.path.join(ROOT, "CMakePresets.json")) as f:
+        presets = {p["name"]: p for p in json.load(f)["configurePresets"]}
+
+    def cache(p):
+        values = {}
+        parents = p.get("inherits", [])
+        for parent in [parents] if isinstance(parents, str) else parents:
+            values.update(cache(presets[parent]))
+        values.update(p.get("cacheVariables", {}))
+        return values
+
+    return {n: cache(p) for n, p in presets.items() if not p.get("hidden")}
+
+
+def role(variables):
+    if not on(variables.get("LLGO_WASM_TREE_TESTS", "ON")):
+        return "tools"
+    if any(on(variables.get(k, "OFF")) for k in ("LLGO_WASM_SANITIZE", "LLGO_WASM_COVERAGE", "LLGO_WASM_FUZZ")):
+        return "own"
+    return "target"
+
+
+def plan(kind, full, only):
+    info = load()
+    roles = {n: role(v) for n, v in info.items()}
+    tools = [n for n, r in roles.items() if r == "tools"]
+    if len(tools) != 1:
+        sys.exit(f"CMakePresets.json: expected one preset with LLGO_WASM_TREE_TESTS=OFF (the install tree), found {tools}")
+    tools = tools[0]
+    unknown = [n for n in only if n not in info]
+    if unknown:
+        sys.exit(f"presets {unknown} are not in CMakePresets.json: {list(info)}")
+    chosen = [n for n in info if not only or n in only]
+    if kind == "demo":
+        chosen = [n for n in chosen if roles[n] == "target"]
+    if any(roles[n] == "target" for n in chosen) and tools not in chosen:
+        chosen.insert(0, tools)
+    instrumented = {info[n].get("LLGO_WASM_TARGET") for n in info
+                    if roles[n] == "own" and not on(info[n].get("LLGO_WASM_FUZZ", "OFF"))}
+    order = [n for r in ("tools", "target", "own") for n in chosen if roles[n] == r]
+    for n in order:
+        options = []
+        if roles[n] in ("tools", "own"):
+            options.append("-DCMAKE_UNITY_BUILD=ON")
+        if roles[n] == "tools":
+            options.append("-DLLGO_WASM_INSTALL_RUNTIMES_FROM=build")
+        if roles[n] == "target":
+            options.append(f"-DLLGO_WASM_HOST_TOOLS_FROM=build/{tools}")
+            if kind == "demo":
+                options.append("-DLLGO_WASM_DEMO_ONLY=ON")
+            else:
+                options.append("-DLLGO_WASM_DEMO_ONLY=OFF")
+                if info[n].get("LLGO_WASM_TARGET") in instrumented:
+                    options.append("-DLLGO_WASM_PROGRAM_CASES_TIER=full")
+        if kind == "tests":
+            options.append(f"-DLLGO_WASM_FULL_TESTS={'ON' if full else 'OFF'}")
+        print(" ".join([n, roles[n]] + options))
+
+
+def main(argv):
+    args = argv[1:]
+    if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    full = "--full" in args
+    only = []
+    if "--only" in args:
+        only = args[args.index("--only") + 1].split()
+    plan(args[1], full, only)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
