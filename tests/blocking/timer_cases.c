@@ -1,10 +1,9 @@
 /* timer_cases.c - time (Go's runtime/time.go and package time): Sleep's accuracy,
  * 10,000 timers firing in deadline order, tickers, Stop and Reset, a timer freed
- * twice, time.After in a
- * select, AfterFunc, timers firing while goroutines keep the worker busy (even
- * when they only yield), sleeps in batches, timers of one duration, and
- * deadlock detection that waits for pending timers but still reports a true
- * deadlock. */
+ * twice, time.After in a select, AfterFunc, timers firing while goroutines keep
+ * the worker busy (even when they only yield), sleeps in batches, timers of one
+ * duration, and deadlock detection that waits for pending timers but still
+ * reports a true deadlock. */
 #include "blocking_test.h"
 
 #include <stdatomic.h>
