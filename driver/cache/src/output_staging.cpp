@@ -44,16 +44,29 @@ OutputStaging::OutputStaging(fs::path destination) : destination_(std::move(dest
     missing.push_back(at);
     if (at == at.parent_path()) break;
   }
-  for (auto it = missing.rbegin(); it != missing.rend(); ++it) create_directory(*it);
-  staging_ = destination_ / (std::string(kStagingPrefix) + unique_suffix());
-  create_directory(staging_);
+  try {
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) create_directory(*it);
+    staging_ = destination_ / (std::string(kStagingPrefix) + unique_suffix());
+    create_directory(staging_);
+  } catch (...) {
+    remove_created();  // no destructor runs for a constructor that throws
+    throw;
+  }
 }
 
 OutputStaging::~OutputStaging() {
   files_.clear();  // unlinks what was not published
+  if (!published_) {
+    remove_created();
+    return;
+  }
   std::error_code ignored;
-  fs::remove_all(staging_, ignored);
-  if (published_) return;
+  fs::remove(staging_, ignored);  // empty once everything is published
+}
+
+void OutputStaging::remove_created() {
+  std::error_code ignored;
+  if (!staging_.empty()) fs::remove_all(staging_, ignored);
   for (auto it = created_.rbegin(); it != created_.rend(); ++it) fs::remove(*it, ignored);  // only if empty
 }
 

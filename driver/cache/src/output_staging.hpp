@@ -37,6 +37,7 @@ class OutputStaging {
 
  private:
   void create_directory(const std::filesystem::path& directory);
+  void remove_created();  // the staging directory and the directories this staging created
 
   std::filesystem::path destination_;
   std::filesystem::path staging_;
