@@ -28,6 +28,15 @@ set(LLGO_WASM_CACHE_DIR "$ENV{LLGO_WASM_CACHE_DIR}" CACHE PATH
 set(LLGO_WASM_PACKAGE_CACHE_TIMEOUT 120 CACHE STRING
     "Seconds a configure-time `llgo-wasm cache get` may take before it is killed and counts as a miss")
 
+# Credentials in the URL would be written to CMakeCache.txt and the build files (the client itself
+# never shows them): say so once, and how to pass them instead (docs/cache.md, "Credentials").
+if(LLGO_WASM_PACKAGE_CACHE AND LLGO_WASM_REMOTE_CACHE MATCHES "^[a-zA-Z]+://[^/?#]*@")
+  message(WARNING "LLGO_WASM_REMOTE_CACHE holds credentials (user:password@), which CMake writes to "
+                  "CMakeCache.txt and the build files: put them in ~/.netrc (or the file "
+                  "LLGO_WASM_REMOTE_CACHE_NETRC names) or in a header file named by "
+                  "LLGO_WASM_REMOTE_CACHE_HEADER_FILE instead (docs/cache.md, \"Credentials\")")
+endif()
+
 function(_llgo_wasm_cache_options out)
   set(_options "")
   if(LLGO_WASM_CACHE_DIR)
