@@ -388,14 +388,17 @@ class HostileServerTest(unittest.TestCase):
         self.server.entries[many] = entry_text(many, [(f"out/{i:04}.o", digest, 1) for i in range(1001)])
         client = self.client("client")
         dest = os.path.join(self.work, "out-many")
-        done = client.get(many, dest)
+        trace = os.path.join(self.work, "trace.jsonl")
+        done = client.get(many, dest, trace=trace)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         self.assertEqual(len(warnings_of(done)), 1, done.stderr)
         self.assertIn("1001 outputs", done.stderr)
+        self.assertTrue(read_trace(trace)[0]["remote-disabled"], "a bound hit turns the remote off")
         self.assertFalse([r for r in self.server.requests if "/cas/" in r[1]], "blobs of a refused entry were fetched")
         self.assert_nothing_stored(client, dest)
 
         # --expect: the caller names its outputs; an entry that adds one is a miss, not written.
+        client = self.client("client-expect")
         extra = key_of(self.id() + " extra")
         self.server.entries[extra] = entry_text(extra, [("lib.a", digest, 1), ("evil.sh", digest, 1)])
         dest = os.path.join(self.work, "out-extra")

@@ -77,15 +77,19 @@ CacheEntry parse_cache_entry(std::string_view text, std::string_view expected_ke
   auto bad = [&](const std::string& why) -> CacheEntry {
     throw DriverError("cache entry " + std::string(expected_key) + ": " + why);
   };
+  auto past_bound = [&](const std::string& why) -> CacheEntry {
+    throw CacheEntryBoundError("cache entry " + std::string(expected_key) + ": " + why);
+  };
   if (text.size() > kMaxCacheEntryBytes) {
-    return bad(std::to_string(text.size()) + " bytes, more than an entry may have (" + std::to_string(kMaxCacheEntryBytes) + ")");
+    return past_bound(std::to_string(text.size()) + " bytes, more than an entry may have (" +
+                      std::to_string(kMaxCacheEntryBytes) + ")");
   }
   try {
     // Depth first: a 1 MiB document nested a million levels deep would cost ~100 MB of DOM.
     detail::check_json_text_limits(text, "cache entry " + std::string(expected_key),
                                    {0, limits::kMaxJsonNestingDepth, "a cache entry"});
   } catch (const DriverError&) {
-    return bad("nested more than " + std::to_string(limits::kMaxJsonNestingDepth) + " levels deep");
+    return past_bound("nested more than " + std::to_string(limits::kMaxJsonNestingDepth) + " levels deep");
   }
   nlohmann::json document = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (document.is_discarded() || !document.is_object()) return bad("not a JSON object");
@@ -99,7 +103,7 @@ CacheEntry parse_cache_entry(std::string_view text, std::string_view expected_ke
   entry.key = expected_key;
   if (!document.contains("outputs") || !document["outputs"].is_array()) return bad("\"outputs\" is not a list");
   if (document["outputs"].size() > kMaxCacheOutputs) {
-    return bad(std::to_string(document["outputs"].size()) + " outputs, more than an entry may hold (" +
+    return past_bound(std::to_string(document["outputs"].size()) + " outputs, more than an entry may hold (" +
                std::to_string(kMaxCacheOutputs) + ")");
   }
   try {

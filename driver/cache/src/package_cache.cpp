@@ -255,6 +255,8 @@ std::optional<CacheEntry> PackageCache::fetch_remote_entry(RemoteCache& remote, 
   CacheEntry entry;
   try {
     entry = parse_cache_entry(*text, key);
+  } catch (const CacheEntryBoundError& failure) {
+    throw RemoteCacheBoundError("GET " + display_url(remote.url()) + "/ac/" + std::string(key) + ": " + failure.what());
   } catch (const DriverError& failure) {
     warn_("remote cache: ignoring a bad entry: " + std::string(failure.what()));
     if (why) *why += "; the remote entry is bad";

@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llgo_wasm/error.hpp"
+
 namespace llgo_wasm {
 
 inline constexpr std::string_view kCacheEntryFormat = "llgo-wasm-cache-entry/1";
@@ -50,7 +52,16 @@ struct CacheEntry {
 nlohmann::json cache_entry_to_json(const CacheEntry& entry);
 std::string serialize_cache_entry(const CacheEntry& entry);  // cache_entry_to_json as text
 
-// Throws DriverError naming what is wrong when `text` is not an entry for `expected_key`.
+// An entry past one of the bounds above that a reader can tell before looking at its outputs:
+// its bytes, its nesting, the number of its outputs. From a remote, it is a bound hit (the remote
+// is turned off), not just a bad entry.
+class CacheEntryBoundError : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
+
+// Throws DriverError naming what is wrong when `text` is not an entry for `expected_key`
+// (CacheEntryBoundError when it is past a bound).
 CacheEntry parse_cache_entry(std::string_view text, std::string_view expected_key);
 
 // Throws DriverError unless `name` is a relative '/'-separated path without "..", "." or empty

@@ -10,10 +10,11 @@
 //   past what the entry declares, an operation past its deadline) prints one warning, turns the
 //   remote off for the rest of this PackageCache, and leaves a note in the local cache directory
 //   so that other processes of the same build skip that remote for a minute instead of each
-//   waiting for the timeout; what the failed get had downloaded is removed again. A remote entry
-//   that does not parse (cache_entry.hpp: bounds, a layout that cannot be written) or a remote
-//   blob whose bytes hash differently is a miss with a warning, not an outage; nothing of it is
-//   stored.
+//   waiting for the timeout; what the failed get had downloaded is removed again. An entry past
+//   the bounds of cache_entry.hpp (bytes, nesting, number of outputs) is such a bound hit too. A
+//   remote entry that does not parse otherwise (a layout that cannot be written out, names past
+//   what a file system takes) or a remote blob whose bytes hash differently is a miss with a
+//   warning, not an outage; nothing of it is stored.
 // - The local directory: one that cannot be created or written, or that belongs to another user
 //   (unless `shared_dir`: a directory another user can write could hand this one any bytes),
 //   prints one warning and turns caching off for the process: get and has miss, put stores
