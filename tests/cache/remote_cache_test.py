@@ -526,8 +526,9 @@ class HostileServerTest(unittest.TestCase):
         os.makedirs(home)
         with open(os.path.join(home, ".netrc"), "w") as f:
             f.write(f"machine 127.0.0.1 login ci password {secret}\n")
-        netrc_client = self.client("netrc")
-        done = netrc_client.put(key_of("netrc"), archive)
+        empty_home = os.path.join(self.work, "empty-home")
+        os.makedirs(empty_home)
+        done = self.client("netrc").run("put", key_of("netrc"), "--output", archive, env_extra={"HOME": empty_home})
         self.assertIn("401", done.stderr, "without the netrc the server refuses")
         netrc_client = self.client("netrc-home")
         done = netrc_client.run("put", key_of("netrc"), "--output", archive, env_extra={"HOME": home})
