@@ -5,7 +5,10 @@
 #                                 OUTPUTS <file>... FLAGS <flag>...)
 #     keys the build (`llgo-wasm cache-key`: the resolved target with that context, every file
 #     under runtime/, the compiler's identity, the flags) and runs `llgo-wasm cache get` into
-#     <dir> at configure time; <hit-var> is TRUE when every output is there.
+#     <dir> at configure time, expecting exactly <file>... (an entry with other outputs is a
+#     miss, and nothing of it is written); <hit-var> is TRUE when every output is there. The get
+#     bounds its own time (docs/cache.md, "Bounds"); LLGO_WASM_PACKAGE_CACHE_TIMEOUT (seconds,
+#     default 120) is a last resort around it: a get that takes longer is killed and is a miss.
 #   llgo_wasm_package_cache_store(<target> KEY <key> OUTPUTS <name>=<genex path>...)
 #     after <target> is built, `llgo-wasm cache put` stores the outputs under the key.
 #
@@ -22,6 +25,17 @@ set(LLGO_WASM_REMOTE_CACHE "$ENV{LLGO_WASM_REMOTE_CACHE}" CACHE STRING
     "Bazel HTTP remote cache for the package cache (http://host:port/prefix); empty: local only")
 set(LLGO_WASM_CACHE_DIR "$ENV{LLGO_WASM_CACHE_DIR}" CACHE PATH
     "Local package cache directory; empty: the default of `llgo-wasm cache`")
+set(LLGO_WASM_PACKAGE_CACHE_TIMEOUT 120 CACHE STRING
+    "Seconds a configure-time `llgo-wasm cache get` may take before it is killed and counts as a miss")
+
+# Credentials in the URL would be written to CMakeCache.txt and the build files (the client itself
+# never shows them): say so once, and how to pass them instead (docs/cache.md, "Credentials").
+if(LLGO_WASM_PACKAGE_CACHE AND LLGO_WASM_REMOTE_CACHE MATCHES "^[a-zA-Z]+://[^/?#]*@")
+  message(WARNING "LLGO_WASM_REMOTE_CACHE holds credentials (user:password@), which CMake writes to "
+                  "CMakeCache.txt and the build files: put them in ~/.netrc (or the file "
+                  "LLGO_WASM_REMOTE_CACHE_NETRC names) or in a header file named by "
+                  "LLGO_WASM_REMOTE_CACHE_HEADER_FILE instead (docs/cache.md, \"Credentials\")")
+endif()
 
 function(_llgo_wasm_cache_options out)
   set(_options "")
@@ -55,8 +69,13 @@ function(llgo_wasm_package_cache_fetch hit_var key_var)
   endforeach()
   llgo_wasm_driver(_key ${_key_args})
   _llgo_wasm_cache_options(_options)
+  set(_expected "")
+  foreach(_output IN LISTS arg_OUTPUTS)
+    list(APPEND _expected --expect "${_output}")
+  endforeach()
   execute_process(
-    COMMAND "${LLGO_WASM_DRIVER}" cache get "${_key}" --dest "${arg_DESTINATION}" ${_options}
+    COMMAND "${LLGO_WASM_DRIVER}" cache get "${_key}" --dest "${arg_DESTINATION}" ${_expected} ${_options}
+    TIMEOUT ${LLGO_WASM_PACKAGE_CACHE_TIMEOUT}
     OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc)
   set(_hit FALSE)
   if(_rc EQUAL 0)

@@ -78,13 +78,17 @@ LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_key(const llgo_wasm_driver* drive
                                                    char** result, char** error);
 
 /* The package cache (docs/cache.md). No driver handle: every request names its cache,
- *   {"cache_dir": "dir", "max_size": "2G" | null, "remote": "http://host:port/prefix" | null,
- *    "remote_read_only": false, "remote_timeout": 5, ...}
- * and the environment is not read. A failing remote never fails a call: its warnings are
- * returned in the result's "warnings" list. */
+ *   {"cache_dir": "dir", "max_size": "2G" | null, "shared_cache_dir": false,
+ *    "remote": "http://host:port/prefix" | null, "remote_read_only": false, "remote_timeout": 5,
+ *    "remote_netrc": "file" | null, "remote_header_file": "file" | null, ...}
+ * and the environment is not read. A failing remote, or a local directory that cannot be used
+ * (caching is then off), never fails a call: the warnings are returned in the result's
+ * "warnings" list. */
 
-/* {..., "key": "<64 hex>", "dest": "dir"} -> {"hit": true, "source": "local"|"remote", "entry": {...},
- * "warnings": [...]} or {"hit": false, "reason": "...", "warnings": [...]}. A miss is LLGO_WASM_OK. */
+/* {..., "key": "<64 hex>", "dest": "dir", "expect": ["name", ...] | absent} -> {"hit": true,
+ * "source": "local"|"remote", "entry": {...}, "warnings": [...]} or {"hit": false, "reason": "...",
+ * "warnings": [...]}. A miss is LLGO_WASM_OK. With "expect", an entry whose outputs are not
+ * exactly those names is a miss. */
 LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_get(const char* request_json, char** result, char** error);
 
 /* {..., "key", "outputs": [{"name": "lib/libx.a", "path": "/abs/or/relative"}], "metadata": {...}} ->
@@ -94,7 +98,7 @@ LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_put(const char* request_json, cha
 /* {..., "key"} -> {"hit": bool, "source": "local"|"remote" (on a hit), "warnings": [...]}. */
 LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_has(const char* request_json, char** result, char** error);
 
-/* {...} -> {"dir", "entries", "blobs", "bytes", "max-bytes", "remote", "remote-writes"}. */
+/* {...} -> {"dir", "entries", "blobs", "temporaries", "bytes", "max-bytes", "remote", "remote-writes"}. */
 LLGO_WASM_API llgo_wasm_status llgo_wasm_cache_stats(const char* request_json, char** result, char** error);
 
 /* {..., "max_size": "2G"} -> {"removed-entries", "removed-blobs", "bytes"}. */

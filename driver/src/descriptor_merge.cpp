@@ -13,6 +13,11 @@
 namespace llgo_wasm::detail {
 
 std::string read_descriptor_file(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw DriverError(path + ": is a directory, not a target descriptor (give a descriptor's .json file, or a "
+                             "built-in target name: see `llgo-wasm targets`)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DriverError(path + ": cannot read the target descriptor (does the file exist?)");
   std::string text(limits::kMaxDescriptorBytes + 1, '\0');

@@ -305,6 +305,20 @@ void default_extension_is_accepted(const Facts& d) {
                                           "\" is not among output.accepted-extensions (" + join(accepted) + ")");
 }
 
+// LLGO_DEFAULT_STACK_SIZE is a size_t of the target, and a goroutine's stack comes out of the
+// same memory as everything else: more than half the address space can never be allocated (4 TB
+// on wasm32 compiled to 0).
+void stack_size_fits_address_space(const Facts& d) {
+  int pointer = d.spec.data_model.pointer;
+  if (pointer != 4 && pointer != 8) return;  // sizes-are-4-or-8 says so
+  const std::uint64_t most = std::uint64_t{1} << (8 * pointer - 1);
+  if (d.spec.default_stack_size <= most) return;
+  fail(d, "default-stack-size",
+       "default-stack-size is " + std::to_string(d.spec.default_stack_size) + " bytes, more than a target with " +
+           std::to_string(pointer) + "-byte pointers can give a goroutine (at most " + std::to_string(most) +
+           ", half its address space)");
+}
+
 void stack_size_is_aligned(const Facts& d) {
   if (d.spec.default_stack_size % 16 == 0) return;
   fail(d, "default-stack-size",
@@ -385,6 +399,7 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"placeholders-are-known", placeholders_are_known},
       {"extensions-are-extensions", extensions_are_extensions},
       {"default-extension-is-accepted", default_extension_is_accepted},
+      {"stack-size-fits-address-space", stack_size_fits_address_space},
       {"stack-size-is-aligned", stack_size_is_aligned},
       {"runner-fits-triple", runner_fits_triple},
       {"engines-run-the-program", engines_run_the_program},

@@ -375,7 +375,9 @@ int llgo_timer_stop(llgo_timer *t);
 /* Go's modtimer/resettimer: (re)starts the timer at `when` with `period`; returns
  * whether it was pending before. */
 int llgo_timer_reset(llgo_timer *t, int64_t when, int64_t period);
-/* Stops and frees the timer (once its function has returned, if it is running). */
+/* Stops and frees the timer (once its function has returned, if it is running).
+ * Freeing it again is fatal ("double free"), until llgo_timer_new reuses the
+ * record for another timer. */
 void llgo_timer_free(llgo_timer *t);
 
 /* time.After(d): a channel of int64_t (capacity 1) that receives the fire time

@@ -38,6 +38,7 @@ struct llgo_timer {
   struct llgo_timer *lane_prev, *lane_next; /* the lane or the unstamped list */
   int running;       /* its function is running */
   int free_after_run;
+  int freed;         /* llgo_timer_free was called: a second call is a double free */
   llgo_go_fn go_fn; /* AfterFunc: the goroutine to start */
   void *go_arg;
   struct llgo_timer *pool_next;
@@ -298,6 +299,7 @@ llgo_timer *llgo_timer_new(llgo_timer_fn fn, void *arg) {
   t->heap_index = NOT_IN_HEAP;
   t->running = 0;
   t->free_after_run = 0;
+  t->freed = 0;
   t->go_fn = NULL;
   t->go_arg = NULL;
   t->pool_next = NULL;
@@ -381,6 +383,13 @@ void llgo_timer_free(llgo_timer *t) {
     return;
   }
   llgo_runtime_lock();
+  /* A freed record sits in the pool until llgo_timer_new hands it out again:
+   * freeing it twice would pool it twice, and two later timers would share it. */
+  if (t->freed) {
+    llgo_runtime_unlock();
+    llgo_fatal("llgo_timer_free: the timer was already freed (double free)");
+  }
+  t->freed = 1;
   free_locked(t);
   llgo_runtime_unlock();
 }

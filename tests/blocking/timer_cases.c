@@ -1,9 +1,9 @@
 /* timer_cases.c - time (Go's runtime/time.go and package time): Sleep's accuracy,
- * 10,000 timers firing in deadline order, tickers, Stop and Reset, time.After in a
- * select, AfterFunc, timers firing while goroutines keep the worker busy (even
- * when they only yield), sleeps in batches, timers of one duration, and
- * deadlock detection that waits for pending timers but still reports a true
- * deadlock. */
+ * 10,000 timers firing in deadline order, tickers, Stop and Reset, a timer freed
+ * twice, time.After in a select, AfterFunc, timers firing while goroutines keep
+ * the worker busy (even when they only yield), sleeps in batches, timers of one
+ * duration, and deadlock detection that waits for pending timers but still
+ * reports a true deadlock. */
 #include "blocking_test.h"
 
 #include <stdatomic.h>
@@ -162,6 +162,21 @@ static int ticker_nonpositive(int argc, char **argv) {
   (void)argc, (void)argv;
   llgo_chan *ticks;
   llgo_time_new_ticker(0, &ticks);
+  return 0;
+}
+
+/* Freeing a timer twice is fatal. It went unnoticed: the record was pooled twice,
+ * the next two llgo_timer_new returned it both times, and a misleading "already
+ * pending" fatal followed when both were started (issue 30). */
+static void never_fires(void *arg, int64_t now) { (void)arg, (void)now; }
+
+static int timer_free_twice(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_timer *t = llgo_timer_new(never_fires, NULL);
+  llgo_timer_free(t);
+  llgo_timer_free(t);
+  llgo_timer *a = llgo_timer_new(never_fires, NULL), *b = llgo_timer_new(never_fires, NULL);
+  printf("freed twice unnoticed; the next two timers share a record: %s\n", a == b ? "yes" : "no");
   return 0;
 }
 
@@ -464,6 +479,7 @@ const blocking_case timer_cases[] = {
     {"stopped-timer-sends-nothing-after-stop", stopped_timer_sends_nothing_after_stop},
     {"ticker-nonpositive", ticker_nonpositive},
     {"timer-stop-and-reset", timer_stop_and_reset},
+    {"timer-free-twice", timer_free_twice},
     {"time-after-timeout", time_after_timeout},
     {"after-func-starts-goroutine", after_func_starts_goroutine},
     {"timers-fire-while-busy", timers_fire_while_busy},

@@ -151,6 +151,124 @@ TEST(CacheEntryFormat, RoundTripsAndRejectsBadDigests) {
   EXPECT_TRUE(fails_with([&] { parse_cache_entry(serialize_cache_entry(entry), kKey); }, {"no SHA-256 digest"}));
 }
 
+// Issue 30 (D3, D4): an entry that validates as JSON but that no get could write out is refused
+// by the parser, so it never reaches the local store; and the bounds of docs/cache.md.
+TEST(CacheEntryFormat, AnEntryMustBeWritableAsAWholeAndWithinItsBounds) {
+  auto entry_with = [](const std::vector<std::string>& names) {
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const auto& name : names) outputs.push_back({{"name", name}, {"sha256", kOtherKey}, {"size", 1}});
+    return nlohmann::json{{"format", "llgo-wasm-cache-entry/1"}, {"key", kKey}, {"outputs", outputs}}.dump();
+  };
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with({"lib", "lib/x.a"}), kKey); },
+                         {"output lib is also the directory of output lib/x.a"}));
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with({"a/b", "a/b-c", "a/b/c/d"}), kKey); },
+                         {"output a/b is also the directory of output a/b/c/d"}));
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with({std::string(256, 'a')}), kKey); },
+                         {"has a part of 256 bytes, more than a file system takes (255)"}));
+  std::string deep;
+  for (int i = 0; i < 33; ++i) deep += (i ? "/d" : "d");
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with({deep}), kKey); }, {"more than 32 levels deep"}));
+  std::string long_name;
+  for (int i = 0; i < 5; ++i) long_name += std::string(250, 'n') + "/";
+  long_name += "x";
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with({long_name}), kKey); }, {"more than 1024"}));
+  std::vector<std::string> many;
+  for (int i = 0; i < 1001; ++i) many.push_back("o" + std::to_string(i));
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(entry_with(many), kKey); },
+                         {"1001 outputs, more than an entry may hold (1000)"}));
+  many.pop_back();
+  EXPECT_EQ(parse_cache_entry(entry_with(many), kKey).outputs.size(), 1000u);
+  std::string huge = entry_with({"a.o"});
+  huge.insert(huge.size() - 1, ", \"metadata\": {\"pad\": \"" + std::string(1 << 20, 'p') + "\"}");
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(huge, kKey); }, {"more than an entry may have (1048576)"}));
+  std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_TRUE(fails_with([&] { parse_cache_entry(nested, kKey); }, {"nested more than 64 levels deep"}));
+}
+
+TEST(CacheStore, PutRefusesOutputsThatCouldNotBeGotBack) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  fs::path file = dir.write("a.o", "x");
+  EXPECT_TRUE(fails_with([&] { store.put(kKey, {{"lib", file}, {"lib/a.o", file}}, nlohmann::json::object()); },
+                         {"cache put: output lib is also the directory of output lib/a.o"}));
+  std::vector<std::pair<std::string, fs::path>> many;
+  for (int i = 0; i < 1001; ++i) many.emplace_back("o" + std::to_string(i), file);
+  EXPECT_TRUE(fails_with([&] { store.put(kKey, many, nlohmann::json::object()); }, {"1001 outputs"}));
+  EXPECT_EQ(store.stats().blobs, 0u) << "nothing may be stored before the names are checked";
+}
+
+// Issue 30 (D7): an entry whose size for a blob is not the blob's is a miss for get as for has.
+TEST(CacheStore, AnEntryWhoseSizeIsNotItsBlobsIsAMissForHasAndGet) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  CacheEntry entry = store.put(kKey, {{"a.o", dir.write("a.o", "bytes")}}, nlohmann::json::object());
+  entry.outputs[0].size = 6;
+  store.write_entry(entry);
+  EXPECT_FALSE(store.has(kKey));
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("the entry says output a.o has 6 bytes, but its blob has 5"), std::string::npos) << why;
+  EXPECT_FALSE(fs::exists(dir.path() / "out")) << "a miss must leave the destination as it was";
+  EXPECT_TRUE(store.has_blob(entry.outputs[0].sha256)) << "the blob is right; the entry was wrong";
+  EXPECT_FALSE(fs::exists(store.entry_path(kKey)));
+}
+
+// Issue 30 (D4, D8): a failed get removes what it staged and every directory it created.
+TEST(CacheStore, AFailedGetLeavesTheDestinationAsItWas) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  CacheEntry entry = store.put(kKey, {{"lib/deep/a.o", dir.write("a.o", "first")}, {"z.o", dir.write("z.o", "second")}},
+                               nlohmann::json::object());
+  std::ofstream(store.blob_path(entry.outputs[1].sha256), std::ios::binary) << "secont";
+  EXPECT_FALSE(store.get(kKey, dir.path() / "new/out"));
+  EXPECT_FALSE(fs::exists(dir.path() / "new")) << "the directories a failed get created must go";
+
+  // A destination where the outputs cannot go: a miss (not an error), the destination unchanged.
+  store.put(kKey, {{"lib/deep/a.o", dir.write("a.o", "first")}}, nlohmann::json::object());
+  fs::create_directories(dir.path() / "busy");
+  dir.write("busy/lib", "a file where the entry needs a directory");
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "busy", &why));
+  EXPECT_NE(why.find("a file is in the way of output lib/deep/a.o"), std::string::npos) << why;
+  EXPECT_EQ(files_under(dir.path() / "busy"), 1u);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path() / "busy"), fs::directory_iterator()), 1);
+  EXPECT_TRUE(store.has(kKey)) << "the entry is fine; the destination was not";
+}
+
+// Issue 30 (D3): the caller names the outputs it expects; an entry with others is a miss.
+TEST(CacheStore, AnEntryWithOtherOutputsThanExpectedIsAMiss) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  store.put(kKey, {{"lib.a", dir.write("a", "a")}, {"evil.sh", dir.write("b", "b")}}, nlohmann::json::object());
+  std::vector<std::string> expected = {"lib.a"};
+  std::string why;
+  EXPECT_FALSE(store.get(kKey, dir.path() / "out", &why, &expected));
+  EXPECT_EQ(why, "the entry's outputs are not the expected ones (unexpected: evil.sh)");
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+  expected = {"lib.a", "evil.sh"};
+  EXPECT_TRUE(store.get(kKey, dir.path() / "out", &why, &expected)) << why;
+}
+
+// Issue 30 (D8): temporaries count in stats and against the bound; trim sweeps old ones.
+TEST(CacheStore, StatsAndTrimCountTemporaries) {
+  TemporaryDirectory dir("cache-store");
+  CacheStore store(dir.path() / "cache");
+  store.put(kKey, {{"a.o", dir.write("a.o", "bytes")}}, nlohmann::json::object());
+  std::uint64_t stored = store.stats().bytes;
+  fs::path young = dir.write("cache/tmp/blob-1-2-3", std::string(1000, 'y'));
+  fs::path old = dir.write("cache/tmp/blob-4-5-6", std::string(500, 'o'));
+  fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  EXPECT_EQ(store.stats().temporaries, 2u);
+  EXPECT_EQ(store.stats().bytes, stored + 1500);
+  TrimResult trimmed = store.trim(stored + 1000, std::chrono::seconds(0));
+  EXPECT_FALSE(fs::exists(old));
+  EXPECT_TRUE(fs::exists(young)) << "a young temporary is a write in progress";
+  EXPECT_EQ(trimmed.removed_entries, 0u);
+  EXPECT_EQ(trimmed.bytes_after, stored + 1000);
+  trimmed = store.trim(stored, std::chrono::seconds(0));
+  EXPECT_EQ(trimmed.removed_entries, 1u) << "the young temporary counts against the bound";
+}
+
 // Sets an entry's last use, and its blobs', as a get() at that time would.
 void used_at(CacheStore& store, const std::string& key, fs::file_time_type when) {
   fs::last_write_time(store.entry_path(key), when);

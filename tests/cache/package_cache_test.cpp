@@ -19,6 +19,7 @@ using namespace llgo_wasm;
 using llgo_wasm::testing::fails_with;
 using llgo_wasm::testing::TemporaryDirectory;
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 const std::string kKey = sha256_hex("a package build");
 
@@ -65,6 +66,60 @@ TEST(PackageCache, ConfigurationFromJsonChecksItsValues) {
       {{"cache_dir", "c"}, {"remote", "http://h:1/p"}, {"remote_read_only", true}, {"remote_timeout", 0.5}});
   EXPECT_FALSE(config.remote_writes);
   EXPECT_EQ(config.remote_timeout, std::chrono::milliseconds(500));
+}
+
+// Issue 30 (D5): a timeout below a millisecond was 0 ms, which curl reads as its 300 s default.
+TEST(PackageCache, ParseSecondsNeverRoundsATimeoutToZero) {
+  EXPECT_EQ(parse_seconds("0.0001"), std::chrono::milliseconds(1));
+  EXPECT_EQ(parse_seconds("0.0015"), std::chrono::milliseconds(2));
+  EXPECT_EQ(parse_seconds("2.5"), std::chrono::milliseconds(2500));
+  for (const char* bad : {"0", "-1", "3601", "x", ""}) {
+    EXPECT_TRUE(fails_with([&] { parse_seconds(bad); }, {"is not a number of seconds in (0, 3600]"})) << bad;
+  }
+}
+
+// Issue 30 (D6): what may be shown of a remote URL.
+TEST(PackageCache, DisplayUrlHidesCredentials) {
+  EXPECT_EQ(display_url("http://ci:s3cret@cache.example:8080/llgo"), "http://***@cache.example:8080/llgo");
+  EXPECT_EQ(display_url("https://token@cache.example/p@th"), "https://***@cache.example/p@th");
+  EXPECT_EQ(display_url("http://cache.example/a@b"), "http://cache.example/a@b");
+  EXPECT_EQ(display_url("http://u:p@h?q=@x"), "http://***@h?q=@x");
+  EXPECT_TRUE(fails_with([] { check_remote_cache_url("ftp://u:pw@h/"); }, {"ftp://***@h/"}));
+  EXPECT_FALSE(fails_with([] { check_remote_cache_url("ftp://u:pw@h/"); }, {"pw@"}));
+}
+
+TEST(PackageCache, HeaderFilesNameTheLineNotItsText) {
+  TemporaryDirectory dir("package-cache");
+  fs::path good = dir.write("headers", "# comment\n\nAuthorization: Bearer abc\r\nX-Team: llgo\n");
+  EXPECT_EQ(read_header_file(good), (std::vector<std::string>{"Authorization: Bearer abc", "X-Team: llgo"}));
+  fs::path bad = dir.write("bad", "X-Ok: 1\nBearer secret-token\n");
+  std::string message;
+  try {
+    read_header_file(bad);
+  } catch (const DriverError& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find(":2: not a header line (Name: value)"), std::string::npos) << message;
+  EXPECT_EQ(message.find("secret-token"), std::string::npos) << message;
+}
+
+// Issue 30 (D8): a build must not fail for its cache.
+TEST(PackageCache, AnUnwritableDirectoryTurnsCachingOffWithOneWarning) {
+  TemporaryDirectory dir("package-cache");
+  PackageCacheConfig config;
+  config.dir = dir.write("a-file", "not a directory") / "cache";  // not writable, even for root
+  std::vector<std::string> warnings;
+  PackageCache cache(config, [&](const std::string& warning) { warnings.push_back(warning); });
+  CacheEntry entry = cache.put(kKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
+  EXPECT_EQ(entry.outputs[0].sha256, sha256_hex("archive"));
+  std::string why;
+  EXPECT_FALSE(cache.get(kKey, dir.path() / "out", &why));
+  EXPECT_NE(why.find("caching is off"), std::string::npos) << why;
+  EXPECT_FALSE(cache.has(kKey));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("is not writable"), std::string::npos) << warnings[0];
+  EXPECT_TRUE(cache.counts().local_disabled);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
 }
 
 // Calls one C API function and returns its result JSON (failing the test on an error status).

@@ -1,10 +1,13 @@
 """The package cache against a real server: Debian's nginx with WebDAV (nginx_dav.py) on loopback,
-driven through the `llgo-wasm cache` command, and ccache (layout=bazel) on the same server.
+driven through the `llgo-wasm cache` command, and ccache (layout=bazel) on the same server; and
+against servers that misbehave on purpose (hostile_http.py: oversized, dripping, lying), for the
+bounds of docs/cache.md.
 
 usage: remote_cache_test.py --cli path/to/llgo-wasm [unittest arguments, e.g. -k Corrupted]
 """
 
 import argparse
+import base64
 import hashlib
 import json
 import os
@@ -20,6 +23,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nginx_dav import NginxDav  # noqa: E402
+from hostile_http import Drip, Endless, HostileServer  # noqa: E402
 
 CLI = None
 
@@ -36,7 +40,7 @@ class CacheClient:
         self.remote = remote
         self.extra = list(extra)
 
-    def run(self, *args, timeout=60, trace=None):
+    def run(self, *args, timeout=60, trace=None, env_extra=None):
         command = [CLI, "cache", *args, "--cache-dir", self.dir]
         if self.remote:
             command += ["--remote-cache", self.remote]
@@ -44,6 +48,7 @@ class CacheClient:
         env = {k: v for k, v in os.environ.items() if not k.startswith("LLGO_WASM_")}
         if trace:
             env["LLGO_WASM_CACHE_TRACE"] = trace
+        env.update(env_extra or {})
         started = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
         done.seconds = time.monotonic() - started
@@ -55,8 +60,16 @@ class CacheClient:
             args += ["--output", output]
         return self.run(*args)
 
-    def get(self, key, dest):
-        return self.run("get", key, "--dest", dest, "--json")
+    def get(self, key, dest, *extra, **options):
+        return self.run("get", key, "--dest", dest, "--json", *extra, **options)
+
+    def stored_files(self):
+        """Every file under the local cache's ac/, cas/ and tmp/."""
+        found = []
+        for sub in ("ac", "cas", "tmp"):
+            for root, _, files in os.walk(os.path.join(self.dir, sub)):
+                found += [os.path.join(root, name) for name in files]
+        return found
 
 
 def warnings_of(done):
@@ -284,6 +297,361 @@ class RemoteCacheTest(unittest.TestCase):
         done = CacheClient(self.work, "ours-again", self.remote).get(ours, os.path.join(self.work, "out"))
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(json.loads(done.stdout)["source"], "remote")
+
+
+def entry_text(key, outputs, metadata=None):
+    """An action entry listing (name, sha256, size) outputs."""
+    return json.dumps({"format": "llgo-wasm-cache-entry/1", "key": key,
+                       "outputs": [{"name": n, "sha256": d, "size": s} for n, d, s in outputs],
+                       "metadata": metadata or {}}).encode()
+
+
+def read_trace(path):
+    with open(path) as lines:
+        return [json.loads(line) for line in lines]
+
+
+class HostileServerTest(unittest.TestCase):
+    """The bounds of docs/cache.md against a server that misbehaves on purpose: each bound that
+    is hit costs one warning, turns the remote off, stores nothing and leaves the destination as
+    it was."""
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="llgo-wasm-hostile-test-")
+        self.server = HostileServer().start()
+        self.remote = self.server.url("/llgo")
+
+    def tearDown(self):
+        self.server.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def client(self, name, *extra, remote=None):
+        return CacheClient(self.work, name, remote or self.remote, list(extra))
+
+    def assert_nothing_stored(self, client, dest):
+        self.assertEqual(client.stored_files(), [], "a bad remote entry left files in the local cache")
+        self.assertFalse(os.path.exists(dest), "a miss created or changed the destination")
+
+    def test_a_blob_larger_than_its_entry_declares_is_cut_off_at_the_declared_size(self):
+        # D1: the entry declares 32 bytes; the server sends megabytes, with no Content-Length or
+        # announcing 64 MiB in one.
+        data = b"x" * 32
+        digest = hashlib.sha256(data).hexdigest()
+        for announce in (None, 64 << 20):
+            with self.subTest(announce=announce):
+                key = key_of(f"{self.id()} {announce}")
+                self.server.entries[key] = entry_text(key, [("lib.a", digest, 32)])
+                self.server.blobs[digest] = Endless(announce=announce)
+                self.server.sent.clear()
+                client = self.client(f"client-{announce}")
+                dest = os.path.join(self.work, f"out-{announce}")
+                trace = os.path.join(self.work, f"trace-{announce}.jsonl")
+                done = client.get(key, dest, trace=trace)
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+                self.assertIn("32", warnings_of(done)[0])
+                # What the client read: 32 bytes and a buffer of curl's at most (the old client
+                # read all 64 MiB into <cache>/tmp before it hashed them).
+                self.assertLess(read_trace(trace)[0]["bytes-downloaded"], 1 << 20, read_trace(trace))
+                self.assertTrue(read_trace(trace)[0]["remote-disabled"])
+                self.assert_nothing_stored(client, dest)
+
+    def test_a_dripping_server_ends_an_operation_within_twice_the_timeout(self):
+        # D2: two bytes a second never trips a stall timeout; the operation's deadline (2 x 2 s,
+        # retries included) does. Each get gets a fresh client: the first failure leaves a note
+        # that makes later processes skip the remote.
+        blob = b"archive " * 40
+        digest = hashlib.sha256(blob).hexdigest()
+        entry_key, blob_key = key_of(self.id() + " entry"), key_of(self.id() + " blob")
+        self.server.entries[entry_key] = Drip(entry_text(entry_key, [("lib.a", digest, len(blob))]))
+        self.server.entries[blob_key] = entry_text(blob_key, [("lib.a", digest, len(blob))])
+        self.server.blobs[digest] = Drip(blob)
+        for key, name in ((entry_key, "entry"), (blob_key, "blob")):
+            with self.subTest(dripping=name):
+                client = self.client(f"client-{name}", "--remote-timeout", "2")
+                dest = os.path.join(self.work, f"out-{name}")
+                done = client.get(key, dest, timeout=60)
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                # 4 s of deadline; the rest is generous slack for a loaded machine (the old
+                # client took 70-90 s: the drip never stalled).
+                self.assertLess(done.seconds, 4 + 12, "the deadline did not end the get")
+                self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+                self.assertIn("deadline", done.stderr)
+                self.assert_nothing_stored(client, dest)
+
+    def test_an_entry_with_too_many_outputs_or_unexpected_ones_is_a_miss(self):
+        # D3: 1001 outputs (the bound is 1000), all naming one tiny blob.
+        data = b"x"
+        digest = hashlib.sha256(data).hexdigest()
+        self.server.blobs[digest] = data
+        many = key_of(self.id() + " many")
+        self.server.entries[many] = entry_text(many, [(f"out/{i:04}.o", digest, 1) for i in range(1001)])
+        client = self.client("client")
+        dest = os.path.join(self.work, "out-many")
+        trace = os.path.join(self.work, "trace.jsonl")
+        done = client.get(many, dest, trace=trace)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+        self.assertIn("1001 outputs", done.stderr)
+        self.assertTrue(read_trace(trace)[0]["remote-disabled"], "a bound hit turns the remote off")
+        self.assertFalse([r for r in self.server.requests if "/cas/" in r[1]], "blobs of a refused entry were fetched")
+        self.assert_nothing_stored(client, dest)
+
+        # --expect: the caller names its outputs; an entry that adds one is a miss, not written.
+        client = self.client("client-expect")
+        extra = key_of(self.id() + " extra")
+        self.server.entries[extra] = entry_text(extra, [("lib.a", digest, 1), ("evil.sh", digest, 1)])
+        dest = os.path.join(self.work, "out-extra")
+        done = client.get(extra, dest, "--expect", "lib.a")
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("unexpected: evil.sh", json.loads(done.stdout)["reason"])
+        self.assert_nothing_stored(client, dest)
+        done = client.get(extra, dest, "--expect", "lib.a", "--expect", "evil.sh")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+
+    def test_a_killed_gets_staging_directory_is_swept_by_the_next_get(self):
+        # D3/D8: a killed get leaves one hidden directory in the destination; the next get into
+        # it removes the one whose process is gone and keeps a live one.
+        data = b"archive"
+        digest = hashlib.sha256(data).hexdigest()
+        key = key_of(self.id())
+        self.server.entries[key] = entry_text(key, [("lib.a", digest, len(data))])
+        self.server.blobs[digest] = data
+        dest = os.path.join(self.work, "out")
+        dead = os.path.join(dest, ".llgo-wasm-get-999999999-1-0")  # above any pid_max
+        alive = os.path.join(dest, f".llgo-wasm-get-{os.getpid()}-1-0")
+        for staging in (dead, alive):
+            os.makedirs(os.path.join(staging, "sub"))
+            for i in range(3):
+                with open(os.path.join(staging, f"{i}-tmp"), "w") as f:
+                    f.write("staged")
+        done = self.client("client").get(key, dest)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertFalse(os.path.exists(dead), "the dead get's staging directory is still there")
+        self.assertTrue(os.path.exists(alive), "a live get's staging directory was removed")
+        self.assertEqual(sorted(os.listdir(dest)), sorted(["lib.a", os.path.basename(alive)]))
+
+    def test_an_entry_that_cannot_be_written_out_is_not_stored(self):
+        # D4: each validates as JSON, but no get could write it; it must be a miss (exit 1, not
+        # 2), not stored locally, and leave no directory behind.
+        data = b"x"
+        digest = hashlib.sha256(data).hexdigest()
+        self.server.blobs[digest] = data
+        cases = {
+            "prefix": ([("lib", digest, 1), ("lib/x.a", digest, 1)], "is also the directory of output"),
+            "long-part": ([("a" * 300 + ".a", digest, 1)], "more than a file system takes"),
+            "deep": (["/".join(["d"] * 40) + "/x.a"], "levels deep"),
+        }
+        for name, (outputs, message) in cases.items():
+            with self.subTest(name):
+                if name == "deep":
+                    outputs = [(outputs[0], digest, 1)]
+                key = key_of(self.id() + name)
+                self.server.entries[key] = entry_text(key, outputs)
+                client = self.client(f"client-{name}")
+                dest = os.path.join(self.work, f"out-{name}")
+                done = client.get(key, dest)
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+                self.assertIn(message, done.stderr)
+                self.assert_nothing_stored(client, dest)
+                has = client.run("has", key)
+                self.assertNotEqual(has.stdout.strip(), "local", "has says local for an entry get cannot use")
+
+    def test_a_tiny_timeout_still_bounds_the_connect(self):
+        # D5: --remote-timeout 0.0001 was 0 ms, which curl reads as its 300 s connect default. A
+        # listener whose accept queue is full drops the SYN, so the connect itself hangs.
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        fillers = []
+        try:
+            for _ in range(4):  # fills the queue; later connects hang (non-blocking, so this does not)
+                filler = socket.socket()
+                filler.setblocking(False)
+                filler.connect_ex(("127.0.0.1", port))
+                fillers.append(filler)
+            time.sleep(0.2)
+            client = CacheClient(self.work, "client", f"http://127.0.0.1:{port}/llgo", ["--remote-timeout", "0.0001"])
+            done = client.get(key_of(self.id()), os.path.join(self.work, "out"), timeout=60)
+            self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+            self.assertLess(done.seconds, 10, "a 0.1 ms timeout must not become curl's 300 s default")
+            self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+        finally:
+            for filler in fillers:
+                filler.close()
+            listener.close()
+
+    def test_credentials_are_never_shown_or_written_and_netrc_or_a_header_file_passes_them(self):
+        # D6: the server answers 401 to a request without them; the client's warning, `stats`
+        # and the remote-unavailable note must not hold the password.
+        secret = "s3cret-pw"
+        self.server.require = ("Authorization", "Basic " + base64.b64encode(f"ci:{secret}".encode()).decode())
+        remote = self.server.url("/llgo").replace("http://", f"http://ci:{secret}@")
+        key = key_of(self.id())
+        archive = os.path.join(self.work, "lib.a")
+        with open(archive, "w") as f:
+            f.write("archive")
+        writer = self.client("with-url", remote=remote)
+        done = writer.put(key, archive)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(warnings_of(done), [])
+        self.assertIn(key, self.server.entries, "the URL's credentials were not used")
+        stats = writer.run("stats")
+        self.assertNotIn(secret, stats.stdout + stats.stderr)
+        self.assertIn("***@127.0.0.1", stats.stdout)
+        # A failing server: the warning and the note (world-readable, in the cache directory).
+        self.server.require = ("Authorization", "something else")
+        self.server.entries.clear()
+        failing = self.client("failing", remote=remote.replace("/llgo", "/gone"))
+        self.server.blobs.clear()
+        done = failing.put(key_of("another"), archive)
+        self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+        self.assertNotIn(secret, done.stderr + done.stdout)
+        self.assertIn("***@127.0.0.1", done.stderr)
+        note = os.path.join(failing.dir, "remote-unavailable")
+        self.assertTrue(os.path.exists(note))
+        for root, _, files in os.walk(failing.dir):
+            for name in files:
+                with open(os.path.join(root, name), "rb") as f:
+                    self.assertNotIn(secret.encode(), f.read(), os.path.join(root, name))
+        done = failing.run("get", key_of("not stored"), "--dest", os.path.join(self.work, "x"))
+        self.assertIn("skipped", done.stderr)
+        self.assertNotIn(secret, done.stderr)
+
+        # netrc (a HOME of its own) and a header file instead of the URL.
+        self.server.require = ("Authorization", "Basic " + base64.b64encode(f"ci:{secret}".encode()).decode())
+        home = os.path.join(self.work, "home")
+        os.makedirs(home)
+        with open(os.path.join(home, ".netrc"), "w") as f:
+            f.write(f"machine 127.0.0.1 login ci password {secret}\n")
+        empty_home = os.path.join(self.work, "empty-home")
+        os.makedirs(empty_home)
+        done = self.client("netrc").run("put", key_of("netrc"), "--output", archive, env_extra={"HOME": empty_home})
+        self.assertIn("401", done.stderr, "without the netrc the server refuses")
+        netrc_client = self.client("netrc-home")
+        done = netrc_client.run("put", key_of("netrc"), "--output", archive, env_extra={"HOME": home})
+        self.assertEqual((done.returncode, warnings_of(done)), (0, []), done.stderr)
+        self.assertIn(key_of("netrc"), self.server.entries)
+        self.server.require = ("Authorization", "Bearer token-123")
+        headers = os.path.join(self.work, "headers.txt")
+        with open(headers, "w") as f:
+            f.write("# the CI job's token\nAuthorization: Bearer token-123\n")
+        done = self.client("headers", "--remote-header-file", headers).put(key_of("headers"), archive)
+        self.assertEqual((done.returncode, warnings_of(done)), (0, []), done.stderr)
+        self.assertIn(key_of("headers"), self.server.entries)
+        with open(headers, "w") as f:
+            f.write("Bearer token-123\n")
+        done = self.client("bad-headers", "--remote-header-file", headers).run("stats")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn(headers + ":1: not a header line", done.stderr)
+        self.assertNotIn("token-123", done.stderr)
+
+    def test_an_entry_whose_sizes_are_wrong_is_a_miss(self):
+        # D7: the blob is right (it hashes to its name) but the entry says another size.
+        data = b"y" * 32
+        digest = hashlib.sha256(data).hexdigest()
+        self.server.blobs[digest] = data
+        for declared in (5, 40):
+            with self.subTest(declared=declared):
+                key = key_of(f"{self.id()} {declared}")
+                self.server.entries[key] = entry_text(key, [("lib.a", digest, declared)])
+                client = self.client(f"client-{declared}")
+                dest = os.path.join(self.work, f"out-{declared}")
+                done = client.get(key, dest)
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+                self.assert_nothing_stored(client, dest)
+
+        # The same in a local cache: `has` and `get` agree that it is a miss.
+        client = CacheClient(self.work, "local")
+        key = key_of(self.id() + " local")
+        archive = os.path.join(self.work, "lib.a")
+        with open(archive, "wb") as f:
+            f.write(data)
+        self.assertEqual(client.put(key, archive).returncode, 0)
+        entry_file = os.path.join(client.dir, "ac", key[:2], key)
+        with open(entry_file) as f:
+            entry = json.load(f)
+        entry["outputs"][0]["size"] = 33
+        with open(entry_file, "w") as f:
+            json.dump(entry, f)
+        dest = os.path.join(self.work, "out-local")
+        self.assertEqual(client.run("has", key).returncode, 1)
+        done = client.get(key, dest)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("has 33 bytes, but its blob has 32", json.loads(done.stdout)["reason"])
+        self.assertFalse(os.path.exists(dest))
+
+
+class LocalDirectoryTest(unittest.TestCase):
+    """D8: a cache directory that cannot be used turns caching off with one warning (a build must
+    not fail for its cache); temporaries are counted and swept."""
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="llgo-wasm-cache-dir-")
+        self.archive = os.path.join(self.work, "lib.a")
+        with open(self.archive, "w") as f:
+            f.write("archive")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def test_an_unwritable_or_foreign_cache_directory_turns_caching_off(self):
+        key = key_of(self.id())
+        # Under a regular file: no user, root included, can create it.
+        blocked = CacheClient(os.path.join(self.work, "lib.a"), "cache")
+        done = blocked.put(key, self.archive)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+        self.assertIn("caching is off", done.stderr)
+        self.assertEqual(json.loads(done.stdout)["outputs"][0]["sha256"], hashlib.sha256(b"archive").hexdigest())
+        done = blocked.get(key, os.path.join(self.work, "out"))
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+
+        # Another user's directory: refused without the opt-in, used with it.
+        foreign = CacheClient(self.work, "foreign")
+        os.makedirs(foreign.dir)
+        if os.geteuid() == 0:
+            os.chown(foreign.dir, 65534, 65534)
+        else:
+            foreign.dir = "/"  # root's: refused before anything is written
+        done = foreign.put(key, self.archive)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(warnings_of(done)), 1, done.stderr)
+        self.assertIn("LLGO_WASM_CACHE_SHARED=1", done.stderr)
+        if os.geteuid() == 0:
+            self.assertEqual(os.listdir(foreign.dir), [], "a refused directory was written to")
+        done = foreign.run("trim", "--max-size", "1")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("LLGO_WASM_CACHE_SHARED=1", done.stderr)
+        if os.geteuid() == 0:
+            done = foreign.run("put", key, "--output", self.archive, env_extra={"LLGO_WASM_CACHE_SHARED": "1"})
+            self.assertEqual((done.returncode, warnings_of(done)), (0, []), done.stderr)
+            self.assertEqual(foreign.run("has", key, "--shared-cache-dir").stdout.strip(), "local")
+
+    def test_temporaries_are_counted_by_stats_and_swept_by_trim(self):
+        client = CacheClient(self.work, "cache")
+        self.assertEqual(client.put(key_of(self.id()), self.archive).returncode, 0)
+        tmp = os.path.join(client.dir, "tmp")
+        young, old = os.path.join(tmp, "blob-1-2-3"), os.path.join(tmp, "blob-4-5-6")
+        for path, size in ((young, 100), (old, 50)):
+            with open(path, "wb") as f:
+                f.write(b"t" * size)
+        two_hours_ago = time.time() - 7200
+        os.utime(old, (two_hours_ago, two_hours_ago))
+        before = json.loads(client.run("stats", "--json").stdout)
+        self.assertEqual(before["temporaries"], 2)
+        done = client.run("trim", "--max-size", "1G", "--json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertFalse(os.path.exists(old), "trim kept a temporary older than an hour")
+        self.assertTrue(os.path.exists(young), "trim removed a write in progress")
+        after = json.loads(client.run("stats", "--json").stdout)
+        self.assertEqual(after["temporaries"], 1)
+        self.assertEqual(before["bytes"] - after["bytes"], 50)
+        self.assertEqual(json.loads(done.stdout)["bytes"], after["bytes"])
 
 
 class CacheCommandTest(unittest.TestCase):

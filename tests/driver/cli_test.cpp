@@ -246,6 +246,28 @@ TEST(Cli, HostileInputExitsTwoWithAMessage) {
   EXPECT_EQ(widened.status, 0) << widened.errors;
 }
 
+// Issue 30 (D9): a directory as --target was "a JSON syntax error"; `link -o same.o same.o`
+// replaced its input with the executable.
+TEST(Cli, OddTargetsAndOutputsExitTwoAndOverwriteNothing) {
+  llgo_wasm::testing::TemporaryDirectory directory("cli-odd");
+  CommandResult folder = run("resolve --target '" + directory.path().string() + "'");
+  EXPECT_EQ(folder.status, 2) << folder.errors;
+  EXPECT_NE(folder.errors.find(": is a directory, not a target descriptor"), std::string::npos) << folder.errors;
+  EXPECT_EQ(folder.errors.find("JSON"), std::string::npos) << folder.errors;
+
+  directory.write("same.o", "the only copy of an object");
+  std::filesystem::create_symlink("same.o", directory.path() / "alias.o");
+  for (const std::string line : {"-o same.o same.o", "--dry-run -o same.o same.o", "-o ./same.o other.o same.o",
+                                 "-o alias.o same.o"}) {
+    SCOPED_TRACE(line);
+    CommandResult same = run("link --target wasip1 " + line, "", directory.path());
+    EXPECT_EQ(same.status, 2) << same.errors;
+    EXPECT_NE(same.errors.find("is also an input of the link"), std::string::npos) << same.errors;
+    EXPECT_NE(same.errors.find("choose another output name"), std::string::npos) << same.errors;
+    EXPECT_EQ(read_all(directory.path() / "same.o"), "the only copy of an object");
+  }
+}
+
 TEST(Cli, CacheKey) {
   llgo_wasm::testing::TemporaryDirectory directory("cli-key");
   directory.write("a.go", "package a\n");

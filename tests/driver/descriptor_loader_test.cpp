@@ -30,6 +30,22 @@ TEST(DescriptorLoader, NumberTooLargeIsAnErrorWithItsPosition) {
                          {"custom/x.json:2:1", "number overflow"}));
 }
 
+// Issue 30 (D9): 2^64 - 1 was read as -1 ("must be a non-negative integer", with no position),
+// and 4 TB was accepted for wasm32, where the runtime's size_t made it 0.
+TEST(DescriptorLoader, StackSizesBeyondTheAddressSpaceAreRefusedWithTheirPosition) {
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\", \"inherits\": \"wasip1\",\n  \"default-stack-size\": 18446744073709551615\n}\n"); },
+                         {"custom/x.json:3:25", "default-stack-size is 18446744073709551615 bytes",
+                          "more than a target with 4-byte pointers can give a goroutine (at most 2147483648"}));
+  EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\", \"inherits\": \"wasip1\",\n  \"default-stack-size\": 4398046511104\n}\n"); },
+                         {"custom/x.json:3:25", "default-stack-size is 4398046511104 bytes"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "js-wasm", "default-stack-size": 18446744073709551600})"); },
+                         {"custom/x.json:1:", "more than a target with 8-byte pointers"}));
+  EXPECT_EQ(load_custom(R"({"name": "x", "inherits": "wasip1", "default-stack-size": 2147483648})").spec.default_stack_size,
+            2147483648u);
+  EXPECT_EQ(load_custom(R"({"name": "x", "inherits": "js-wasm", "default-stack-size": 4398046511104})").spec.default_stack_size,
+            4398046511104u);
+}
+
 TEST(DescriptorLoader, RejectsDuplicateKeys) {
   EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"name\": \"y\"\n}\n"); },
                          {"custom/x.json:3:3", "duplicate key \"name\"", "first at line 2"}));

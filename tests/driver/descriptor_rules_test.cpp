@@ -78,6 +78,8 @@ std::vector<RuleCase> rule_cases() {
        "is not a file extension"},
       {"default-extension-is-accepted", "wasip1", [](TargetSpec& s) { s.output.default_extension = ".js"; },
        "is not among output.accepted-extensions"},
+      {"stack-size-fits-address-space", "wasip1", [](TargetSpec& s) { s.default_stack_size = 4ull << 40; },
+       "more than a target with 4-byte pointers can give a goroutine"},
       {"stack-size-is-aligned", "wasip1", [](TargetSpec& s) { s.default_stack_size = 1000; }, "multiple of 16"},
       {"runner-fits-triple", "wasip1", [](TargetSpec& s) { s.runner = Runner::Native; }, "cannot run a wasm module"},
       {"engines-run-the-program", "wasip1", [](TargetSpec& s) { s.engines["node-wasi"].command = {"node", "main.mjs"}; },

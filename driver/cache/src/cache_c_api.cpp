@@ -32,8 +32,19 @@ extern "C" {
 
 llgo_wasm_status llgo_wasm_cache_get(const char* request_json, char** result, char** error) {
   return with_cache(request_json, result, error, [](const json& request, PackageCache& cache) {
+    std::optional<std::vector<std::string>> expected;
+    if (auto list = request.find("expect"); list != request.end()) {
+      if (!list->is_array()) throw DriverError("\"expect\" must be a list of output names");
+      expected.emplace();
+      for (const auto& name : *list) {
+        if (!name.is_string()) throw DriverError("\"expect\" must be a list of output names");
+        check_output_name(name.get<std::string>());
+        expected->push_back(name.get<std::string>());
+      }
+    }
     std::string why;
-    std::optional<CacheHit> hit = cache.get(string_member(request, "key"), string_member(request, "dest"), &why);
+    std::optional<CacheHit> hit = cache.get(string_member(request, "key"), string_member(request, "dest"), &why,
+                                            expected ? &*expected : nullptr);
     if (!hit) return json{{"hit", false}, {"reason", why}};
     return json{{"hit", true}, {"source", to_string(hit->source)}, {"entry", cache_entry_to_json(hit->entry)}};
   });
@@ -74,6 +85,7 @@ llgo_wasm_status llgo_wasm_cache_stats(const char* request_json, char** result, 
 llgo_wasm_status llgo_wasm_cache_trim(const char* request_json, char** result, char** error) {
   return with_cache(request_json, result, error, [](const json&, PackageCache& cache) {
     if (cache.config().max_bytes == 0) throw DriverError("cache trim needs \"max_size\" (e.g. \"2G\")");
+    cache.check_local_owner();
     TrimResult trimmed = cache.local().trim(cache.config().max_bytes);
     return json{{"removed-entries", trimmed.removed_entries},
                 {"removed-blobs", trimmed.removed_blobs},

@@ -20,7 +20,9 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kUsage =
-    "usage: llgo-wasm cache get KEY --dest DIR [--json]      copy the outputs of KEY under DIR (exit 1: miss)\n"
+    "usage: llgo-wasm cache get KEY --dest DIR [--expect NAME]... [--json]\n"
+    "                               copy the outputs of KEY under DIR (exit 1: miss; with --expect, an\n"
+    "                               entry whose outputs are not exactly the NAMEs is a miss)\n"
     "       llgo-wasm cache put KEY --output [NAME=]PATH... [--tool NAME=VERSION]... [--meta NAME=VALUE]...\n"
     "                               [--build-seconds S] [--json]\n"
     "       llgo-wasm cache has KEY [--json]                  exit 0 when KEY is cached (locally or remotely)\n"
@@ -31,10 +33,17 @@ constexpr const char* kUsage =
     "Cache options (environment variable in parentheses):\n"
     "  --cache-dir DIR        local cache (LLGO_WASM_CACHE_DIR; default $XDG_CACHE_HOME/llgo-wasm/build-cache)\n"
     "  --max-size SIZE        bound for the local cache, e.g. 2G (LLGO_WASM_CACHE_MAX_SIZE; default unbounded)\n"
+    "  --shared-cache-dir     use the cache directory even if another user owns it (LLGO_WASM_CACHE_SHARED=1)\n"
     "  --remote-cache URL     Bazel HTTP remote cache, e.g. http://host:8080/llgo (LLGO_WASM_REMOTE_CACHE)\n"
     "  --remote-read-only     fetch from the remote, never upload (LLGO_WASM_REMOTE_CACHE_READ_ONLY=1)\n"
-    "  --remote-timeout S     connect and stall timeout in seconds (LLGO_WASM_REMOTE_CACHE_TIMEOUT; default 5)\n"
-    "  --no-remote            ignore LLGO_WASM_REMOTE_CACHE\n";
+    "  --remote-timeout S     connect and stall timeout in seconds; an operation gets 2 x S plus its bytes\n"
+    "                         at 1 MiB/s, retries included (LLGO_WASM_REMOTE_CACHE_TIMEOUT; default 5)\n"
+    "  --remote-netrc FILE    the remote's credentials (LLGO_WASM_REMOTE_CACHE_NETRC; default ~/.netrc)\n"
+    "  --remote-header-file FILE  header lines for every request, e.g. Authorization: Bearer ...\n"
+    "                         (LLGO_WASM_REMOTE_CACHE_HEADER_FILE)\n"
+    "  --no-remote            ignore LLGO_WASM_REMOTE_CACHE\n"
+    "Credentials in the URL work but are never printed; a netrc or header file keeps them out of\n"
+    "command lines and the environment.\n";
 
 struct Options {
   std::vector<std::string> positional;
@@ -43,10 +52,10 @@ struct Options {
 };
 
 Options parse(const std::string& command, const std::vector<std::string>& args) {
-  static const std::vector<std::string> kValues = {"--dest",      "--output",       "--tool",       "--meta",
-                                                   "--cache-dir", "--max-size",     "--remote-cache", "--remote-timeout",
-                                                   "--build-seconds"};
-  static const std::vector<std::string> kFlags = {"--json", "--remote-read-only", "--no-remote"};
+  static const std::vector<std::string> kValues = {
+      "--dest",         "--output",         "--tool",         "--meta",         "--cache-dir",          "--max-size",
+      "--remote-cache", "--remote-timeout", "--remote-netrc", "--remote-header-file", "--build-seconds", "--expect"};
+  static const std::vector<std::string> kFlags = {"--json", "--remote-read-only", "--no-remote", "--shared-cache-dir"};
   Options options;
   for (std::size_t i = 1; i < args.size(); ++i) {
     std::string option = args[i];
@@ -97,6 +106,9 @@ PackageCacheConfig config_from(const Options& options) {
   if (options.flags.count("--no-remote")) config.remote_url.clear();
   if (options.flags.count("--remote-read-only")) config.remote_writes = false;
   if (auto timeout = single(options, "--remote-timeout")) config.remote_timeout = parse_seconds(*timeout);
+  if (auto netrc = single(options, "--remote-netrc")) config.remote_netrc = *netrc;
+  if (auto headers = single(options, "--remote-header-file")) config.remote_headers = read_header_file(*headers);
+  if (options.flags.count("--shared-cache-dir")) config.shared_dir = true;
   return config;
 }
 
@@ -114,8 +126,10 @@ int run_get(const Options& options, PackageCache& cache) {
   std::string key = key_argument("get", options);
   auto dest = single(options, "--dest");
   if (!dest) throw DriverError("cache get: --dest DIR is required (where the outputs go)");
+  std::vector<std::string> expected = all(options, "--expect");
+  for (const auto& name : expected) check_output_name(name);
   std::string why;
-  std::optional<CacheHit> hit = cache.get(key, *dest, &why);
+  std::optional<CacheHit> hit = cache.get(key, *dest, &why, expected.empty() ? nullptr : &expected);
   if (options.flags.count("--json")) {
     json document = {{"hit", hit.has_value()}};
     if (hit) document.update({{"source", to_string(hit->source)}, {"entry", cache_entry_to_json(hit->entry)}});
@@ -190,6 +204,7 @@ int run_stats(const Options& options, PackageCache& cache) {
 int run_trim(const Options& options, PackageCache& cache) {
   std::uint64_t max_bytes = cache.config().max_bytes;
   if (max_bytes == 0) throw DriverError("cache trim: give --max-size SIZE (or set LLGO_WASM_CACHE_MAX_SIZE)");
+  cache.check_local_owner();
   TrimResult result = cache.local().trim(max_bytes);
   json document = {{"removed-entries", result.removed_entries},
                    {"removed-blobs", result.removed_blobs},
@@ -202,8 +217,8 @@ int run_trim(const Options& options, PackageCache& cache) {
 
 // LLGO_WASM_CACHE_TRACE=FILE appends one JSON line per command (what a build's cache did, for
 // benchmarks and CI logs): {"command", "key", "status", "seconds", "local-hits", "remote-hits",
-// "misses", "bytes-downloaded", "bytes-uploaded", "remote-disabled"}. One write(2) per line, so
-// parallel commands do not interleave within a line.
+// "misses", "bytes-downloaded", "bytes-uploaded", "remote-disabled", "local-disabled"}. One
+// write(2) per line, so parallel commands do not interleave within a line.
 void append_trace(const char* file, const std::string& command, const Options& options, PackageCache& cache,
                   int status, std::chrono::steady_clock::duration elapsed) {
   PackageCacheCounts counts = cache.counts();
@@ -216,7 +231,8 @@ void append_trace(const char* file, const std::string& command, const Options& o
                {"misses", counts.misses},
                {"bytes-downloaded", counts.remote.bytes_downloaded},
                {"bytes-uploaded", counts.remote.bytes_uploaded},
-               {"remote-disabled", counts.remote_disabled}};
+               {"remote-disabled", counts.remote_disabled},
+               {"local-disabled", counts.local_disabled}};
   std::string text = line.dump() + "\n";
   std::FILE* out = std::fopen(file, "a");
   if (!out) return;

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "llgo_wasm/error.hpp"
 #include "llgo_wasm/sha256.hpp"
+#include "output_staging.hpp"
 #include "temporary_file.hpp"
 
 namespace llgo_wasm {
@@ -20,12 +21,14 @@ namespace {
 
 constexpr std::size_t kChunk = 1 << 20;
 
-std::string read_text(const fs::path& path) {
+// An entry's text, never read past one byte more than an entry may have (parsing refuses that).
+std::string read_entry_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text(kMaxCacheEntryBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
 }
 
 void touch(const fs::path& path) {
@@ -50,6 +53,41 @@ std::uint64_t file_size_or_zero(const fs::path& path) {
   std::error_code error;
   std::uintmax_t size = fs::file_size(path, error);
   return error ? 0 : size;
+}
+
+// Regular files directly in tmp/.
+template <typename Visit>
+void for_each_temporary(const fs::path& tmp, Visit&& visit) {
+  std::error_code error;
+  for (fs::directory_iterator file(tmp, error), end; !error && file != end; file.increment(error)) {
+    std::error_code status;
+    if (file->is_regular_file(status)) visit(file->path());
+  }
+}
+
+// Feeds an output file to `consume` in chunks; DriverError (the caller's input) when it cannot be read.
+template <typename Consume>
+void read_output_file(const fs::path& path, Consume&& consume) {
+  std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(path.c_str(), "rb"), std::fclose);
+  if (!in) throw DriverError(path.string() + ": cannot read the output file");
+  std::vector<char> buffer(kChunk);
+  std::size_t count;
+  while ((count = std::fread(buffer.data(), 1, buffer.size(), in.get())) > 0) consume(buffer.data(), count);
+  if (std::ferror(in.get())) throw DriverError(path.string() + ": read error");
+}
+
+// The names of a put's outputs, checked before any byte is hashed or stored.
+void check_put_outputs(const std::vector<std::pair<std::string, fs::path>>& outputs) {
+  std::vector<std::string_view> names;
+  for (const auto& [name, path] : outputs) {
+    check_output_name(name);
+    names.push_back(name);
+  }
+  try {
+    check_output_layout(names);
+  } catch (const DriverError& failure) {
+    throw DriverError(std::string("cache put: ") + failure.what());
+  }
 }
 
 }  // namespace
@@ -108,6 +146,8 @@ void CacheStore::remove_entry(std::string_view key) {
 void CacheStore::write_entry(const CacheEntry& entry) {
   check_cache_key(entry.key);
   std::string text = serialize_cache_entry(entry);
+  // What is stored must read back: no entry a get could not write out, none past the bounds.
+  parse_cache_entry(text, entry.key);
   detail::TemporaryFile file(root_ / "tmp", "entry-");
   file.write(text.data(), text.size());
   file.publish(entry_path(entry.key));
@@ -117,20 +157,13 @@ CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std
                            const nlohmann::json& metadata) {
   check_cache_key(key);
   if (!metadata.is_object()) throw DriverError("cache put: metadata must be a JSON object");
+  check_put_outputs(outputs);
   CacheEntry entry;
   entry.key = key;
   entry.metadata = metadata;
-  std::set<std::string> names;
-  std::vector<char> buffer(kChunk);
   for (const auto& [name, path] : outputs) {
-    check_output_name(name);
-    if (!names.insert(name).second) throw DriverError("cache put: output name " + name + " given twice");
-    std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(path.c_str(), "rb"), std::fclose);
-    if (!in) throw DriverError(path.string() + ": cannot read the output file");
     std::unique_ptr<BlobWriter> blob = new_blob();
-    std::size_t count;
-    while ((count = std::fread(buffer.data(), 1, buffer.size(), in.get())) > 0) blob->write(buffer.data(), count);
-    if (std::ferror(in.get())) throw DriverError(path.string() + ": read error");
+    read_output_file(path, [&](const char* data, std::size_t size) { blob->write(data, size); });
     std::uint64_t size = blob->size();
     entry.outputs.push_back({name, *blob->commit(), size});
   }
@@ -138,6 +171,45 @@ CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std
   write_entry(entry);
   if (max_bytes_ > 0 && stats().bytes > max_bytes_) trim(max_bytes_);
   return entry;
+}
+
+CacheEntry describe_outputs(std::string_view key, const std::vector<std::pair<std::string, fs::path>>& outputs,
+                            const nlohmann::json& metadata) {
+  check_cache_key(key);
+  if (!metadata.is_object()) throw DriverError("cache put: metadata must be a JSON object");
+  check_put_outputs(outputs);
+  CacheEntry entry;
+  entry.key = key;
+  entry.metadata = metadata;
+  for (const auto& [name, path] : outputs) {
+    Sha256 digest;
+    std::uint64_t size = 0;
+    read_output_file(path, [&](const char* data, std::size_t count) {
+      digest.update(data, count);
+      size += count;
+    });
+    entry.outputs.push_back({name, digest.hex(), size});
+  }
+  std::sort(entry.outputs.begin(), entry.outputs.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return entry;
+}
+
+void check_expected_outputs(const CacheEntry& entry, const std::vector<std::string>& expected) {
+  std::set<std::string> listed, wanted(expected.begin(), expected.end());
+  for (const auto& output : entry.outputs) listed.insert(output.name);
+  if (listed == wanted) return;
+  auto names = [](const std::set<std::string>& set) {
+    std::string text;
+    for (const auto& name : set) text += (text.empty() ? "" : ", ") + name;
+    return text.empty() ? std::string("none") : text;
+  };
+  std::set<std::string> extra, absent;
+  std::set_difference(listed.begin(), listed.end(), wanted.begin(), wanted.end(), std::inserter(extra, extra.end()));
+  std::set_difference(wanted.begin(), wanted.end(), listed.begin(), listed.end(), std::inserter(absent, absent.end()));
+  std::string why = "the entry's outputs are not the expected ones (";
+  if (!extra.empty()) why += "unexpected: " + names(extra) + (absent.empty() ? "" : "; ");
+  if (!absent.empty()) why += "missing: " + names(absent);
+  throw DriverError(why + ")");
 }
 
 std::optional<CacheEntry> CacheStore::read_entry(std::string_view key, std::string* why) {
@@ -149,7 +221,7 @@ std::optional<CacheEntry> CacheStore::read_entry(std::string_view key, std::stri
     return std::nullopt;
   }
   try {
-    return parse_cache_entry(read_text(path), key);
+    return parse_cache_entry(read_entry_text(path), key);
   } catch (const DriverError& failure) {
     remove_entry(key);
     if (why) *why = std::string(failure.what()) + " (removed)";
@@ -167,38 +239,65 @@ bool CacheStore::has(std::string_view key) {
   return true;
 }
 
-std::optional<CacheEntry> CacheStore::get(std::string_view key, const fs::path& destination, std::string* why) {
+std::optional<CacheEntry> CacheStore::get(std::string_view key, const fs::path& destination, std::string* why,
+                                          const std::vector<std::string>* expected) {
+  auto miss = [&](const std::string& reason) -> std::optional<CacheEntry> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  detail::sweep_abandoned_staging(destination);
   std::optional<CacheEntry> entry = read_entry(key, why);
   if (!entry) return std::nullopt;
-  std::vector<std::unique_ptr<detail::TemporaryFile>> staged;
-  std::vector<char> buffer(kChunk);
-  for (const auto& output : entry->outputs) {
-    fs::path blob = blob_path(output.sha256);
-    std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(blob.c_str(), "rb"), std::fclose);
-    if (!in) {
-      if (why) *why = "blob " + output.sha256 + " of " + output.name + " is missing";
-      remove_entry(key);
-      return std::nullopt;
+  if (expected) {
+    try {
+      check_expected_outputs(*entry, *expected);
+    } catch (const DriverError& failure) {
+      return miss(failure.what());
     }
-    fs::path target = destination / output.name;
-    auto file = std::make_unique<detail::TemporaryFile>(target.parent_path(), "." + target.filename().string() + ".tmp-");
-    Sha256 digest;
-    std::size_t count;
-    while ((count = std::fread(buffer.data(), 1, buffer.size(), in.get())) > 0) {
-      digest.update(buffer.data(), count);
-      file->write(buffer.data(), count);
-    }
-    if (std::ferror(in.get()) || digest.hex() != output.sha256) {
-      if (why) *why = "blob " + output.sha256 + " of " + output.name + " is corrupted (its contents hash differently; removed)";
-      remove_blob(output.sha256);
-      remove_entry(key);
-      return std::nullopt;
-    }
-    file->close();
-    staged.push_back(std::move(file));
-    touch(blob);
   }
-  for (std::size_t i = 0; i < staged.size(); ++i) staged[i]->publish(destination / entry->outputs[i].name);
+  std::vector<char> buffer(kChunk);
+  std::vector<std::string> names;
+  try {
+    detail::OutputStaging staging(destination);
+    for (const auto& output : entry->outputs) {
+      fs::path blob = blob_path(output.sha256);
+      std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(blob.c_str(), "rb"), std::fclose);
+      if (!in) {
+        remove_entry(key);
+        return miss("blob " + output.sha256 + " of " + output.name + " is missing");
+      }
+      detail::TemporaryFile& file = staging.add();
+      Sha256 digest;
+      std::uint64_t size = 0;
+      std::size_t count;
+      // Never more than the entry says: a blob that grew is wrong, however large it grew.
+      while (size <= output.size && (count = std::fread(buffer.data(), 1, buffer.size(), in.get())) > 0) {
+        digest.update(buffer.data(), count);
+        file.write(buffer.data(), count);
+        size += count;
+      }
+      if (std::ferror(in.get()) || digest.hex() != output.sha256) {
+        remove_blob(output.sha256);
+        remove_entry(key);
+        return miss("blob " + output.sha256 + " of " + output.name +
+                    " is corrupted (its contents hash differently; removed)");
+      }
+      if (size != output.size) {
+        // The bytes are right (they hash to their name): the entry is what is wrong.
+        remove_entry(key);
+        return miss("the entry says output " + output.name + " has " + std::to_string(output.size) +
+                    " bytes, but its blob has " + std::to_string(size) + " (entry removed)");
+      }
+      file.close();
+      names.push_back(output.name);
+      touch(blob);
+    }
+    staging.publish(names);
+  } catch (const CacheIoError& failure) {
+    return miss("cannot write the outputs under " + destination.string() + ": " + failure.what());
+  } catch (const fs::filesystem_error& failure) {
+    return miss("cannot write the outputs under " + destination.string() + ": " + failure.what());
+  }
   touch(entry_path(key));
   return entry;
 }
@@ -213,6 +312,10 @@ CacheStats CacheStore::stats() const {
     ++stats.blobs;
     stats.bytes += file_size_or_zero(path);
   });
+  for_each_temporary(root_ / "tmp", [&](const fs::path& path) {
+    ++stats.temporaries;
+    stats.bytes += file_size_or_zero(path);
+  });
   return stats;
 }
 
@@ -223,12 +326,20 @@ TrimResult CacheStore::trim(std::uint64_t max_bytes, std::chrono::seconds grace)
     std::uint64_t size;
     std::vector<std::string> blobs;
   };
+  const auto now = fs::file_time_type::clock::now();
+  // Temporaries of writers that died long ago go; younger ones are writes in progress and count.
+  std::uint64_t temporaries = 0;
+  for_each_temporary(root_ / "tmp", [&](const fs::path& path) {
+    std::error_code error;
+    if (now - fs::last_write_time(path, error) > std::chrono::hours(1) && !error && fs::remove(path, error)) return;
+    temporaries += file_size_or_zero(path);
+  });
   std::vector<Stored> entries;
   for_each_stored_file(root_ / "ac", [&](const fs::path& path) {
     std::error_code error;
     Stored stored{path, fs::last_write_time(path, error), file_size_or_zero(path), {}};
     try {
-      for (const auto& output : parse_cache_entry(read_text(path), path.filename().string()).outputs) {
+      for (const auto& output : parse_cache_entry(read_entry_text(path), path.filename().string()).outputs) {
         stored.blobs.push_back(output.sha256);
       }
     } catch (const DriverError&) {
@@ -244,7 +355,7 @@ TrimResult CacheStore::trim(std::uint64_t max_bytes, std::chrono::seconds grace)
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.used > b.used; });
   TrimResult result;
   std::set<std::string> kept_blobs;
-  std::uint64_t total = 0;
+  std::uint64_t total = temporaries;
   bool full = false;
   for (const auto& entry : entries) {
     std::uint64_t added = entry.size;
@@ -262,7 +373,6 @@ TrimResult CacheStore::trim(std::uint64_t max_bytes, std::chrono::seconds grace)
     total += added;
     kept_blobs.insert(entry.blobs.begin(), entry.blobs.end());
   }
-  const auto now = fs::file_time_type::clock::now();
   for (const auto& [digest, stored] : blobs) {
     if (kept_blobs.count(digest)) continue;
     std::error_code error;
@@ -271,12 +381,6 @@ TrimResult CacheStore::trim(std::uint64_t max_bytes, std::chrono::seconds grace)
       continue;
     }
     if (fs::remove(stored.first, error)) ++result.removed_blobs;
-  }
-  // Temporaries of writers that died long ago.
-  std::error_code error;
-  for (fs::directory_iterator file(root_ / "tmp", error), end; !error && file != end; file.increment(error)) {
-    std::error_code inner;
-    if (now - fs::last_write_time(file->path(), inner) > std::chrono::hours(1) && !inner) fs::remove(file->path(), inner);
   }
   result.bytes_after = total;
   return result;

@@ -9,10 +9,22 @@
 #include <cstring>
 #include <random>
 
-#include "llgo_wasm/error.hpp"
+#include "llgo_wasm/cache_store.hpp"
 
 namespace llgo_wasm::detail {
 namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& path) {
+  throw CacheIoError(path.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+void make_directories(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) throw CacheIoError(directory.string() + ": cannot create the directory: " + error.message());
+}
+
+}  // namespace
 
 std::string unique_suffix() {
   static std::atomic<unsigned> counter{0};
@@ -20,14 +32,8 @@ std::string unique_suffix() {
   return std::to_string(::getpid()) + "-" + std::to_string(seed) + "-" + std::to_string(counter++);
 }
 
-[[noreturn]] void fail(const std::string& what, const std::filesystem::path& path) {
-  throw DriverError(path.string() + ": " + what + ": " + std::strerror(errno));
-}
-
-}  // namespace
-
 TemporaryFile::TemporaryFile(const std::filesystem::path& directory, const std::string& prefix) {
-  std::filesystem::create_directories(directory);
+  make_directories(directory);
   path_ = directory / (prefix + unique_suffix());
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create a temporary file", path_);
@@ -62,7 +68,7 @@ void TemporaryFile::close() {
 
 void TemporaryFile::publish(const std::filesystem::path& final_path) {
   close();
-  if (final_path.has_parent_path()) std::filesystem::create_directories(final_path.parent_path());
+  if (final_path.has_parent_path()) make_directories(final_path.parent_path());
   if (::rename(path_.c_str(), final_path.c_str()) != 0) fail("cannot rename onto " + final_path.string(), path_);
   published_ = true;
 }

@@ -1,6 +1,7 @@
 // A file written under a unique temporary name and published by rename(2): the only way files
 // enter the cache store or a `cache get` destination. Until publish() the file is invisible under
-// its final name; a TemporaryFile destroyed unpublished removes its temporary.
+// its final name; a TemporaryFile destroyed unpublished removes its temporary. Failures of the
+// file system (a full disk, an unwritable directory) are CacheIoError.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,10 @@
 #include <string>
 
 namespace llgo_wasm::detail {
+
+// "<pid>-<random>-<counter>": unique among the processes of one machine, and it names the
+// process that made it (output_staging.cpp sweeps what a killed process left).
+std::string unique_suffix();
 
 class TemporaryFile {
  public:

@@ -106,6 +106,17 @@ int print_wasm_opt(const LinkArguments& arguments, const EnvironmentLookup& envi
   }
 }
 
+// The input that -o names too, if any: linking would replace it with its own output. Compared as
+// written (normalised) and as files (a link or another spelling of the same file).
+std::optional<std::string> input_named_as_output(const LinkArguments& arguments) {
+  const fs::path output = fs::path(arguments.output_path).lexically_normal();
+  for (const auto& input : arguments.inputs) {
+    std::error_code error;
+    if (fs::path(input).lexically_normal() == output || fs::equivalent(input, arguments.output_path, error)) return input;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string link_command_usage() {
@@ -156,6 +167,13 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   if (arguments.help) {
     std::cout << link_command_usage();
     return 0;
+  }
+  if (!arguments.print_wasm_opt) {
+    if (auto input = input_named_as_output(arguments)) {
+      std::cerr << "llgo-wasm link: -o " << arguments.output_path << " is also an input of the link (" << *input
+                << "): linking would replace it; choose another output name\n(see llgo-wasm link --help)\n";
+      return 2;
+    }
   }
   const EnvironmentLookup environment = process_environment();
   if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);

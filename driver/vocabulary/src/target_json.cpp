@@ -52,6 +52,8 @@ class JsonReader {
   bool optional_boolean(const char* key) const { return find(key) && boolean(key); }
   std::uint64_t unsigned_integer(const char* key) const {
     const json& value = member(key);
+    // Every uint64 (2^64 - 1 read as an int64 is -1): the rules then judge its size, with a position.
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
     if (!value.is_number_integer() || value.get<std::int64_t>() < 0) {
       throw DriverError(child(key) + " must be a non-negative integer");
     }

@@ -5,10 +5,12 @@
 // Every file appears by rename(2) of a complete temporary on the same file system, so a crash
 // or a concurrent writer never leaves a partial blob or entry visible; two writers of one key
 // each publish a complete entry and the last rename wins. Blobs are written before the entry
-// that names them. Reads verify: an entry that does not parse, or a blob whose contents no longer
-// hash to its name, is removed and the lookup is a miss. Last use is the entry's mtime (set on
-// every hit); trim() removes the least recently used entries until the total fits, then the
-// blobs no entry names.
+// that names them, and an entry is written only if it parses back (cache_entry.hpp: within the
+// bounds, writable as a whole). Reads verify: an entry that does not parse, or a blob whose
+// contents no longer hash to its name or whose size is not the entry's, is removed and the
+// lookup is a miss. Last use is the entry's mtime (set on every hit); trim() removes the least
+// recently used entries until the total fits, then the blobs no entry names, and temporaries
+// older than an hour (left by killed processes); stats() and the bound count temporaries too.
 //
 // Limits: no locking, so a trim running beside a put may remove a blob the put has just stored
 // before its entry appeared (unreferenced blobs younger than `grace` are kept for that reason); the
@@ -25,13 +27,22 @@
 #include <vector>
 
 #include "llgo_wasm/cache_entry.hpp"
+#include "llgo_wasm/error.hpp"
 
 namespace llgo_wasm {
+
+// The local file system failed the cache (a full disk, an unwritable or odd directory): the
+// cache's trouble, not a mistake in the caller's input. PackageCache turns it into a warning.
+class CacheIoError : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
 
 struct CacheStats {
   std::uint64_t entries = 0;
   std::uint64_t blobs = 0;
-  std::uint64_t bytes = 0;  // entries and blobs
+  std::uint64_t temporaries = 0;  // files in tmp/: writes in progress, or left by killed processes
+  std::uint64_t bytes = 0;        // entries, blobs and temporaries
 };
 
 struct TrimResult {
@@ -75,11 +86,13 @@ class CacheStore {
                  const nlohmann::json& metadata);
 
   // Copies every output of the entry under `destination` (creating directories), each verified
-  // against its digest and published by rename only once all are verified. A miss (no entry, an
-  // unreadable entry, a missing or corrupted blob) returns nullopt with the reason in *why; the
-  // bad entry or blob is removed.
+  // against its digest and size and published by rename only once all are verified
+  // (output_staging.hpp). A miss (no entry, an unreadable entry, a missing or corrupted blob, an
+  // entry whose outputs are not `expected` when that is given, a destination the outputs cannot
+  // be written to) returns nullopt with the reason in *why and leaves the destination as it was;
+  // a bad entry or blob is removed. Also sweeps what killed gets left in the destination.
   std::optional<CacheEntry> get(std::string_view key, const std::filesystem::path& destination,
-                                std::string* why = nullptr);
+                                std::string* why = nullptr, const std::vector<std::string>* expected = nullptr);
 
   // The entry exists, parses, and each blob it names exists with the recorded size (no hashing).
   bool has(std::string_view key);
@@ -101,6 +114,14 @@ class CacheStore {
   std::filesystem::path root_;
   std::uint64_t max_bytes_;
 };
+
+// The entry put() would store, without storing anything: the outputs hashed where they are.
+CacheEntry describe_outputs(std::string_view key,
+                            const std::vector<std::pair<std::string, std::filesystem::path>>& outputs,
+                            const nlohmann::json& metadata);
+
+// Throws DriverError unless the entry's output names are exactly `expected` (in any order).
+void check_expected_outputs(const CacheEntry& entry, const std::vector<std::string>& expected);
 
 // The default local cache directory: $LLGO_WASM_CACHE_DIR, else $XDG_CACHE_HOME/llgo-wasm/build-cache,
 // else $HOME/.cache/llgo-wasm/build-cache. Throws DriverError when none can be found.
