@@ -21,7 +21,7 @@ using llgo_wasm::testing::TemporaryDirectory;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const std::string kKey = sha256_hex("a package build");
+const std::string kPackageKey = sha256_hex("a package build");
 
 // Port 1 on loopback: nothing listens, the connection is refused at once.
 PackageCacheConfig unreachable_remote(const TemporaryDirectory& dir) {
@@ -38,9 +38,9 @@ TEST(PackageCache, AnUnreachableRemoteWarnsOnceAndTheBuildGoesOnLocally) {
   PackageCache cache(unreachable_remote(dir), [&](const std::string& warning) { warnings.push_back(warning); });
   std::string why;
   auto start = std::chrono::steady_clock::now();
-  EXPECT_FALSE(cache.get(kKey, dir.path() / "out", &why));
-  cache.put(kKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
-  ASSERT_TRUE(cache.get(kKey, dir.path() / "out", &why)) << why;
+  EXPECT_FALSE(cache.get(kPackageKey, dir.path() / "out", &why));
+  cache.put(kPackageKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
+  ASSERT_TRUE(cache.get(kPackageKey, dir.path() / "out", &why)) << why;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("unavailable, using the local cache only"), std::string::npos) << warnings[0];
@@ -110,12 +110,12 @@ TEST(PackageCache, AnUnwritableDirectoryTurnsCachingOffWithOneWarning) {
   config.dir = dir.write("a-file", "not a directory") / "cache";  // not writable, even for root
   std::vector<std::string> warnings;
   PackageCache cache(config, [&](const std::string& warning) { warnings.push_back(warning); });
-  CacheEntry entry = cache.put(kKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
+  CacheEntry entry = cache.put(kPackageKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
   EXPECT_EQ(entry.outputs[0].sha256, sha256_hex("archive"));
   std::string why;
-  EXPECT_FALSE(cache.get(kKey, dir.path() / "out", &why));
+  EXPECT_FALSE(cache.get(kPackageKey, dir.path() / "out", &why));
   EXPECT_NE(why.find("caching is off"), std::string::npos) << why;
-  EXPECT_FALSE(cache.has(kKey));
+  EXPECT_FALSE(cache.has(kPackageKey));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("is not writable"), std::string::npos) << warnings[0];
   EXPECT_TRUE(cache.counts().local_disabled);
@@ -138,13 +138,13 @@ TEST(CacheCApi, PutGetHasStatsTrimAndErrors) {
   TemporaryDirectory dir("cache-c-api");
   json base = {{"cache_dir", (dir.path() / "cache").string()}};
   json put = base;
-  put["key"] = kKey;
+  put["key"] = kPackageKey;
   put["outputs"] = {{{"name", "lib/libx.a"}, {"path", dir.write("libx.a", "x archive").string()}}};
   put["metadata"] = {{"tools", {{"clang", "19.1.7"}}}};
   EXPECT_EQ(call(llgo_wasm_cache_put, put)["entry"]["outputs"][0]["sha256"], sha256_hex("x archive"));
 
   json get = base;
-  get["key"] = kKey;
+  get["key"] = kPackageKey;
   get["dest"] = (dir.path() / "out").string();
   json hit = call(llgo_wasm_cache_get, get);
   EXPECT_EQ(hit["hit"], true);

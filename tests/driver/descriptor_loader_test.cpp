@@ -10,10 +10,7 @@ namespace {
 
 using testing::fails_with;
 
-// Loads one custom descriptor on top of the built-ins, as `--target x.json` does.
-TargetDescriptor load_custom(const std::string& text) {
-  return builtin_descriptors().load_source({"custom/x.json", text});
-}
+using testing::load_custom;
 
 TEST(DescriptorLoader, SyntaxErrorNamesLineAndColumn) {
   EXPECT_TRUE(fails_with([] { load_custom("{\n  \"name\": \"x\",\n  \"goos\" \"js\"\n}\n"); },

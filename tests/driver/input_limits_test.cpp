@@ -17,9 +17,9 @@ namespace llgo_wasm {
 namespace {
 
 using testing::fails_with;
+using testing::load_custom;
 using testing::named_query;
 
-TargetDescriptor load_custom(const std::string& text) { return builtin_descriptors().load_source({"custom/x.json", text}); }
 
 // A complete descriptor (inherits wasip1) whose "//" comment holds `depth - 1` nested arrays,
 // so the whole text nests `depth` levels.

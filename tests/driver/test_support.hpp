@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "llgo_wasm/descriptors.hpp"
 #include "llgo_wasm/error.hpp"
 #include "llgo_wasm/target.hpp"
 
@@ -36,6 +37,11 @@ inline Query named_query(const std::string& target, std::vector<std::string> sea
   query.target = target;
   query.descriptor_search_path = std::move(search_path);
   return query;
+}
+
+// Loads one custom descriptor, named custom/x.json, on top of the built-ins, as `--target x.json` does.
+inline TargetDescriptor load_custom(const std::string& text) {
+  return builtin_descriptors().load_source({"custom/x.json", text});
 }
 
 // A fresh directory under the system temp dir, removed when the object dies.

@@ -23,7 +23,7 @@ using link_test::TestModuleShape;
 
 namespace {
 
-ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
+using link_test::resolved_p1;
 
 class LinkFailure : public ::testing::Test {
  protected:

@@ -13,7 +13,7 @@ using namespace llgo_wasm;
 
 namespace {
 
-ResolvedTarget resolved_p1() { return link_test::resolve_target_named("wasip1"); }
+using link_test::resolved_p1;
 ResolvedTarget resolved_p1t() { return link_test::resolve_target_named("wasip1-threads"); }
 ResolvedTarget resolved_stack_switching() { return link_test::resolve_target_named("wasip1-stack-switching"); }
 

@@ -28,6 +28,9 @@ inline llgo_wasm::ResolvedTarget resolve_target_named(const std::string& name) {
   return llgo_wasm::resolve_target(llgo_wasm::builtin_descriptors(), query);
 }
 
+// P1 (`wasip1`), the target most link tests plan for.
+inline llgo_wasm::ResolvedTarget resolved_p1() { return resolve_target_named("wasip1"); }
+
 inline fs::path make_scratch_directory(const std::string& label) {
   fs::path base = fs::temp_directory_path() / ("llgo-wasm-link-test-" + label + "-" + std::to_string(getpid()));
   fs::remove_all(base);
