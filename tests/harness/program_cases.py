@@ -21,6 +21,9 @@ start otherwise), then nothing for N more milliseconds, then the data, then end 
 that waits for its stdin to become readable). Counting from the line and not from the start keeps
 a slow engine start (a loaded machine) from delivering the data before the program waits for it.
 "env": {"NAME": "value"} adds to the program's environment (e.g. a runner's audit switch).
+"timing": "<why>" marks a case that needs the wall clock (one sentence saying why): it runs only
+in the full tier, serially. "tier" names the tier a case belongs to. This script accepts both
+fields and does not act on them.
 
 Command line (used by cmake/LlgoTestPrograms.cmake at configure time):
   program_cases.py list CASE_FILE VARIANT BACKEND
@@ -31,7 +34,7 @@ import fnmatch
 import json
 import sys
 
-FIELDS = {"exit", "stdout", "stderr", "stderr_has", "requires", "about", "stdin", "env"}
+FIELDS = {"exit", "stdout", "stderr", "stderr_has", "requires", "about", "stdin", "env", "timing", "tier"}
 
 
 class CaseFileError(Exception):
