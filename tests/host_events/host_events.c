@@ -363,6 +363,8 @@ static void stdin_reader(void *unused) {
   atomic_store(&reader_waits_from, ticks_before);
   int status = llgo_wait_readable(0);
   int after_line = atomic_load(&ticker_announced);
+  /* Not to read then: on the single worker a read with no data blocks every goroutine. */
+  EXPECT(after_line, "the wait for stdin ended (status %d) before the data was written", status);
   ticks_when_readable = ticks - ticks_before;
   ssize_t n = read(0, input, sizeof input - 1);
   input[n > 0 ? n : 0] = 0;
