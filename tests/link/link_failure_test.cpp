@@ -3,7 +3,10 @@
 // byte-identical and no temporary behind; stale temporaries are swept; eight concurrent links
 // to one output end with one complete module.
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -129,12 +132,17 @@ TEST_F(LinkFailure, WasmOptCrashingLeavesThePreviousOutput) {
 TEST_F(LinkFailure, WasmOptKilledBySigkillMidRunLeavesThePreviousOutput) {
   setenv("FAKE_WASM_OPT_MODE", "hang", 1);
   std::thread killer([this] {
+    // The fake writes its pid (a whole line) once it has written part of the output: mid-run.
+    // Polled until the line is complete, not for a fixed time (a loaded machine may take longer
+    // than any pause between the file's creation and the write); 10 s only against a hang.
     const fs::path pid_file = scratch / "wasm-opt.pid";
-    for (int i = 0; i < 200 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::ifstream in(pid_file);
     pid_t pid = 0;
-    in >> pid;
+    for (int i = 0; i < 200 && pid <= 0; ++i) {
+      std::ifstream in(pid_file);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!text.empty() && text.back() == '\n') pid = static_cast<pid_t>(std::atol(text.c_str()));
+      if (pid <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     if (pid > 0) kill(pid, SIGKILL);
   });
   int status = link();
