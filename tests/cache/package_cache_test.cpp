@@ -37,11 +37,11 @@ TEST(PackageCache, AnUnreachableRemoteWarnsOnceAndTheBuildGoesOnLocally) {
   std::vector<std::string> warnings;
   PackageCache cache(unreachable_remote(dir), [&](const std::string& warning) { warnings.push_back(warning); });
   std::string why;
-  auto start = std::chrono::steady_clock::now();
+  // One attempt, then the remote is off for the process (counts below): what that costs in
+  // seconds is the machine's and not asserted.
   EXPECT_FALSE(cache.get(kPackageKey, dir.path() / "out", &why));
   cache.put(kPackageKey, {{"lib.a", dir.write("lib.a", "archive")}}, json::object());
   ASSERT_TRUE(cache.get(kPackageKey, dir.path() / "out", &why)) << why;
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("unavailable, using the local cache only"), std::string::npos) << warnings[0];
   EXPECT_TRUE(cache.counts().remote_disabled);

@@ -161,14 +161,16 @@ TEST_F(RealPipeline, RealWasmOptKilledBySigkillLeavesThePreviousOutput) {
   link_test::write_file(output, previous);
   std::atomic<bool> killed{false};
   std::thread killer([&] {
-    for (int i = 0; i < 600 && !killed; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Killed as soon as it is seen running (a wait before the kill would let a fast machine
+    // finish the step first); the npm Binaryen is a Node program, so it runs long enough to be
+    // seen at a 5 ms poll. The 30 s only stops a hang.
+    for (int i = 0; i < 6000 && !killed; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
       int child = current_child_process_id();
       if (child <= 0) continue;
       std::ifstream cmdline("/proc/" + std::to_string(child) + "/cmdline");
       std::string words((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
       if (words.find("--translate-to-exnref") == std::string::npos) continue;
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // mid-run
       kill(child, SIGKILL);
       killed = true;
     }
