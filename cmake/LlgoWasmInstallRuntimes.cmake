@@ -5,8 +5,9 @@
 # LLGO_WASM_INSTALL_RUNTIMES_FROM (a folder, e.g. build/ of the checkout) takes them instead from
 # target builds already built there (<folder>/<preset>/target, each of which writes
 # installable-runtimes.cmake: its target and the archives of each context backend in its default
-# stack mode), debug information stripped, so a test run that has built every target compiles no
-# runtime again for the install check (tools/run-tests.sh). The trees are read when `cmake
+# stack mode), so a test run that has built every target compiles no runtime again for the install
+# check (tools/run-tests.sh). Those trees must be Release builds, as cmake/runtime-install's are:
+# an installed archive carries no debug information (which would name this machine's paths). The trees are read when `cmake
 # --install` runs, so they may be built after this tree.
 #
 # Why a superbuild: one tree's `cmake --install` (and so `cpack`, which packages one tree) must
@@ -25,10 +26,6 @@ set(LLGO_WASM_INSTALL_RUNTIMES_FROM "" CACHE PATH
     "Install the runtimes of LLGO_WASM_INSTALL_RUNTIMES from the target builds under this folder instead of building them")
 if(LLGO_WASM_INSTALL_RUNTIMES_FROM)
   get_filename_component(_llgo_from "${LLGO_WASM_INSTALL_RUNTIMES_FROM}" ABSOLUTE BASE_DIR "${PROJECT_SOURCE_DIR}")
-  find_program(LLGO_WASM_OBJCOPY NAMES llvm-objcopy-19 llvm-objcopy DOC "strips debug information from prebuilt runtime archives")
-  if(NOT LLGO_WASM_OBJCOPY)
-    message(FATAL_ERROR "LLGO_WASM_INSTALL_RUNTIMES_FROM needs llvm-objcopy (Debian's llvm-19) to strip the archives it installs")
-  endif()
   set(_llgo_wanted "")
   foreach(_llgo_entry IN LISTS LLGO_WASM_INSTALL_RUNTIMES)
     string(REGEX REPLACE "=.*" "" _llgo_target "${_llgo_entry}")
@@ -40,11 +37,14 @@ set(_wanted \"${_llgo_wanted}\")
 set(_found \"\")
 file(GLOB _manifests \"${_llgo_from}/*/target/installable-runtimes.cmake\")
 foreach(_manifest IN LISTS _manifests)
-  include(\"\${_manifest}\")   # sets _tree_target and _tree_runtimes: <context>|<runtime .a>|<context .a or ->
+  include(\"\${_manifest}\")   # sets _tree_target, _tree_build_type and _tree_runtimes: <context>|<runtime .a>|<context .a or ->
   list(FIND _wanted \"\${_tree_target}\" _wanted_at)   # (no IN_LIST: install scripts run under old policies)
   list(FIND _found \"\${_tree_target}\" _found_at)
   if(_wanted_at EQUAL -1 OR NOT _found_at EQUAL -1)
     continue()
+  endif()
+  if(NOT _tree_build_type STREQUAL \"Release\")
+    message(FATAL_ERROR \"\${_manifest}: the runtimes of \${_tree_target} there were built \${_tree_build_type}; an installed runtime is a Release build (no debug information, which would name this machine's paths): configure that tree with -DCMAKE_BUILD_TYPE=Release (tools/run-tests.sh does)\")
   endif()
   list(APPEND _found \"\${_tree_target}\")
   foreach(_entry IN LISTS _tree_runtimes)
@@ -59,12 +59,8 @@ foreach(_manifest IN LISTS _manifests)
       if(_archive STREQUAL \"-\")
         continue()
       endif()
-      message(STATUS \"Installing: \${_dir}/\${_name} (from \${_archive}, debug information stripped)\")
-      execute_process(COMMAND \"${LLGO_WASM_OBJCOPY}\" --strip-debug \"\${_archive}\" \"\${_dir}/\${_name}\"
-                      RESULT_VARIABLE _rc ERROR_VARIABLE _err)
-      if(NOT _rc EQUAL 0)
-        message(FATAL_ERROR \"cannot install \${_archive}: \${_err}\")
-      endif()
+      message(STATUS \"Installing: \${_dir}/\${_name} (from \${_archive})\")
+      configure_file(\"\${_archive}\" \"\${_dir}/\${_name}\" COPYONLY)
     endforeach()
   endforeach()
 endforeach()

@@ -18,7 +18,8 @@ The tools' tree comes first whenever a target tree is built, then the target tre
 instrumented ones. In a test run the tools' tree installs the runtimes the target trees built
 (LLGO_WASM_INSTALL_RUNTIMES_FROM), and a target that an instrumented tree also builds (the host:
 native-sanitize) has its plain tree's test-program cases in the full tier
-(LLGO_WASM_PROGRAM_CASES_TIER=full). A demo run builds the target trees only, each with its
+(LLGO_WASM_PROGRAM_CASES_TIER=full). Target trees are Release builds: the install tree installs
+their runtimes, and their programs are built as users' are. A demo run builds the target trees only, each with its
 runtime and scheduler fixture (LLGO_WASM_DEMO_ONLY). The trees that compile the driver compile it
 as unity builds: its files share the JSON library's templates, which each file would otherwise
 instantiate and compile again.
@@ -82,6 +83,9 @@ def plan(kind, full, only):
         if roles[n] == "tools":
             options.append("-DLLGO_WASM_INSTALL_RUNTIMES_FROM=build")
         if roles[n] == "target":
+            # Release: the runtimes the install tree installs are these (no debug information,
+            # which would name this machine's paths), and the programs are what users ship.
+            options.append("-DCMAKE_BUILD_TYPE=Release")
             options.append(f"-DLLGO_WASM_HOST_TOOLS_FROM=build/{tools}")
             if kind == "demo":
                 options.append("-DLLGO_WASM_DEMO_ONLY=ON")

@@ -228,5 +228,6 @@ llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 # archives in its default stack mode, the ones cmake/runtime-install would build.
 file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/installable-runtimes.cmake" CONTENT
 "set(_tree_target \"${LLGO_WASM_TARGET}\")
+set(_tree_build_type \"${CMAKE_BUILD_TYPE}\")
 set(_tree_runtimes \"${_llgo_installable}\")
 ")
