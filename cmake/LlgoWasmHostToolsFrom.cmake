@@ -13,7 +13,7 @@ foreach(_llgo_tool llgo-wasm:driver/cli/llgo-wasm llgo_wasm_check_run:tests/harn
   list(GET _llgo_tool 1 _llgo_path)
   if(NOT EXISTS "${_llgo_tools_tree}/${_llgo_path}")
     message(FATAL_ERROR "LLGO_WASM_HOST_TOOLS_FROM=${LLGO_WASM_HOST_TOOLS_FROM}: ${_llgo_tools_tree}/${_llgo_path} "
-                        "is not there: build that tree first (e.g. cmake --preset native && cmake --build --preset native)")
+                        "is not there: build that tree first (cmake --preset <its preset> && cmake --build --preset <its preset>)")
   endif()
   add_executable(${_llgo_name} IMPORTED GLOBAL)
   set_target_properties(${_llgo_name} PROPERTIES IMPORTED_LOCATION "${_llgo_tools_tree}/${_llgo_path}")

@@ -8,8 +8,8 @@
 # optimisation levels, the plain native tree's cases, 1,000 random scheduler programs per backend,
 # the cases that need the wall clock, and 60 s per fuzzer (docs/testing.md).
 #
-# The trees are the presets of CMakePresets.json (tools/presets.py says which and how), all built
-# first, then all tested:
+# The trees are the presets of CMakePresets.json (tools/presets.py says which and how), built in
+# this order, each tested as soon as it is built while the next one builds:
 #   1. the tree that installs (preset `install`): the driver, the CLI and the test checker, built
 #      once, plain; its tests install it, with the runtimes the target trees built, and build
 #      programs against it
@@ -35,6 +35,7 @@ case "${1:-}" in
   *) echo "usage: tools/run-tests.sh [--full]" >&2; exit 2 ;;
 esac
 
+run_t0=$(date +%s)
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
 # Host code compiles through ccache, its cache in this checkout's build/ (a fresh clone measures
@@ -53,26 +54,14 @@ failures=build/logs/failures.txt   # what each failed case printed; .ci/run prin
 mapfile -t plan < <(python3 tools/presets.py plan tests $([ $full = 1 ] && echo --full) --only "${PRESETS:-}") || exit 1
 if [ ${#plan[@]} -eq 0 ]; then echo "no preset to run" >&2; exit 1; fi
 
-built=() bad_presets=()
-for entry in "${plan[@]}"; do
-  read -r p role options <<<"$entry"
-  echo "=== build $p${options:+ ($options)}"
-  t0=$(date +%s)
-  log=build/logs/test-$p.log
-  # shellcheck disable=SC2086
-  if { cmake --preset "$p" --fresh $options && cmake --build --preset "$p"; } > "$log" 2>&1; then
-    built+=("$p")
-  else
-    bad_presets+=("$p")
-    { echo "--- $p: configure or build failed; its last lines (all of it: $log):"
-      tail -n 25 "$log" | sed 's/^/    /'; } | tee -a "$failures"
-  fi
-  echo "build $p $(( $(date +%s) - t0 ))" >> build/logs/times.txt
-done
-
 label_filter=(-LE full)
 [ $full = 1 ] && label_filter=()
-for p in "${built[@]}"; do
+failed_list=build/logs/failed-presets.txt
+: > "$failed_list"
+
+# ctest of one built tree, after counting its cases per tier.
+test_tree() {
+  local p=$1 t0 log rc record
   echo "=== test $p"
   t0=$(date +%s)
   log=build/logs/test-$p.log
@@ -82,9 +71,9 @@ for p in "${built[@]}"; do
   ctest --test-dir "build/$p" -j "$jobs" --output-on-failure --timeout 600 --no-tests=error \
         "${label_filter[@]}" --output-junit "$PWD/build/logs/junit-$p.xml" >> "$log" 2>&1
   rc=$?
-  tail -n 3 "$log" | sed 's/^/    /'
+  echo "=== tested $p: $(grep -E '^[0-9]+% tests passed' "$log" | tail -n 1)"
   if [ $rc != 0 ]; then
-    bad_presets+=("$p")
+    echo "$p" >> "$failed_list"
     record=build/$p/Testing/Temporary/LastTest.log
     [ -f "$record" ] && cp "$record" "build/logs/lasttest-$p.log"
     python3 tools/failed-tests.py "$p" "build/logs/lasttest-$p.log" >> "$failures"
@@ -94,7 +83,39 @@ for p in "${built[@]}"; do
     ctest --test-dir "build/$p" -R '^runtime\.coverage$' -V 2>&1 | sed -n 's/^[0-9]*: \(.*%\|file .*\)$/  \1/p'
   fi
   echo "test $p $(( $(date +%s) - t0 ))" >> build/logs/times.txt
+}
+
+# Two lanes: this one configures and builds the trees in order; the test lane runs each tree's
+# ctest as soon as its build is done, one tree at a time, so a tree's tests run while the next
+# tree builds (a configure step or a ctest's last slow cases leave a core idle otherwise). The
+# install tree is tested last: its tests install the runtimes the other trees built.
+queue=build/logs/.test-queue
+rm -f "$queue"; mkfifo "$queue"
+( while read -r p; do test_tree "$p"; done < "$queue" ) &
+lane=$!
+exec 3> "$queue"
+held=()
+for entry in "${plan[@]}"; do
+  read -r p role options <<<"$entry"
+  echo "=== build $p${options:+ ($options)}"
+  t0=$(date +%s)
+  log=build/logs/test-$p.log
+  # shellcheck disable=SC2086
+  if { cmake --preset "$p" --fresh $options && cmake --build --preset "$p"; } > "$log" 2>&1; then
+    if [ "$role" = tools ]; then held+=("$p"); else echo "$p" >&3; fi
+  else
+    echo "$p" >> "$failed_list"
+    { echo "--- $p: configure or build failed; its last lines (all of it: $log):"
+      tail -n 25 "$log" | sed 's/^/    /'; } | tee -a "$failures"
+  fi
+  echo "build $p $(( $(date +%s) - t0 ))" >> build/logs/times.txt
 done
+for p in "${held[@]}"; do echo "$p" >&3; done
+exec 3>&-
+wait "$lane"
+rm -f "$queue"
+mapfile -t bad_presets < "$failed_list"
+echo "run all $(( $(date +%s) - run_t0 ))" >> build/logs/times.txt
 
 python3 tools/test-report.py build/logs "$full" "${bad_presets[@]}" | tee build/logs/summary.txt
 [ ${#bad_presets[@]} -eq 0 ]

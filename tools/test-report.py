@@ -51,12 +51,12 @@ def main(argv):
             times[preset][phase] = int(seconds)
 
     print()
-    print("=== time per preset (build = configure + build; test = ctest)")
-    total = 0
+    print("=== time per preset (build = configure + build; test = ctest; a tree's tests run while the next builds)")
+    run = times.pop("all", {}).get("run")
     for preset, t in times.items():
-        total += sum(t.values())
         print(f"  {preset:24} build {t.get('build', 0):5d} s   test {t.get('test', 0):5d} s")
-    print(f"  {'all':24} {total:5d} s")
+    if run is not None:
+        print(f"  the whole run, setup included: {run} s ({run / 60:.1f} min) on {os.cpu_count()} cores")
     print("=== cases per tier (ctest -N; the full tier is the default tier plus the cases labelled full)")
     default = sum(c.get("default", 0) for c in counts.values())
     full_only = sum(c.get("full", 0) for c in counts.values())

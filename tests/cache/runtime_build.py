@@ -52,13 +52,16 @@ def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_di
     `cmake --install` builds it (cmake/runtime-install)."""
     checkout = Path(checkout)
     build = checkout / "build" / ("cache-" + ("" if project == "wasm-variant" else project + "-") + Path(target).stem)
+    # The target build declares its tests with the checker the CLI's tree built beside it
+    # (<tree>/driver/cli/llgo-wasm and <tree>/tests/harness/check_run).
+    check_run = Path(cli).resolve().parents[2] / "tests" / "harness" / "check_run"
     args = ["cmake", "-S", str(checkout / "cmake" / project), "-B", str(build), "-G", "Ninja",
             "-DLLGO_WASM_TARGET=" + target, "-DLLGO_WASM_SOURCE_ROOT=" + str(checkout),
             "-DLLGO_WASM_DRIVER=" + str(cli), "-DCMAKE_BUILD_TYPE=" + build_type,
             "-DLLGO_WASM_PACKAGE_CACHE=ON", "-DLLGO_WASM_REMOTE_CACHE=" + remote,
             "-DLLGO_WASM_CACHE_DIR=" + str(cache_dir)]
     if project == "wasm-variant":
-        args.append("-DLLGO_WASM_BROWSER_TESTS=OFF")
+        args += ["-DLLGO_WASM_BROWSER_TESTS=OFF", "-DLLGO_WASM_CHECK_RUN_PROGRAM=" + str(check_run)]
     else:
         args.append("-DCMAKE_INSTALL_LIBDIR=lib")
     if toolchain:
