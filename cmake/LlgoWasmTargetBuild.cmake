@@ -32,6 +32,13 @@ set(_llgo_target_args
   "-DLLGO_WASM_REMOTE_CACHE=${LLGO_WASM_REMOTE_CACHE}"
   "-DLLGO_WASM_CACHE_DIR=${LLGO_WASM_CACHE_DIR}"
   "-DLLGO_WASM_PACKAGE_CACHE_TIMEOUT=${LLGO_WASM_PACKAGE_CACHE_TIMEOUT}")
+# The build type's C flags reach the target build as this tree has them (the same defaults as the
+# target compilers', -O3 -DNDEBUG for Release; tools/run-tests.sh builds its target trees at the
+# descriptors' link level, -O2).
+if(CMAKE_BUILD_TYPE)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _llgo_build_type)
+  list(APPEND _llgo_target_args "-DCMAKE_C_FLAGS_${_llgo_build_type}=${CMAKE_C_FLAGS_${_llgo_build_type}}")
+endif()
 if(LLGO_WASM_TARGET_TOOLCHAIN_FILE)
   list(APPEND _llgo_target_args "-DCMAKE_TOOLCHAIN_FILE=${LLGO_WASM_TARGET_TOOLCHAIN_FILE}")
 else()

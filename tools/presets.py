@@ -5,7 +5,8 @@
   presets.py plan tests [--full] [--only "P1 P2 ..."]
   presets.py plan demo  [--only "P1 P2 ..."]
 
-prints one line per preset to build, in build order: "<preset> <role> <configure options...>".
+prints one line per preset to build, in build order: "<preset> <role> <configure options...>",
+tab-separated (an option may hold spaces).
 
 Every visible configure preset has a role, read from its cache variables:
   tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
@@ -83,9 +84,11 @@ def plan(kind, full, only):
         if roles[n] == "tools":
             options.append("-DLLGO_WASM_INSTALL_RUNTIMES_FROM=build")
         if roles[n] == "target":
-            # Release: the runtimes the install tree installs are these (no debug information,
-            # which would name this machine's paths), and the programs are what users ship.
+            # Release without debug information: the install tree installs these runtimes (debug
+            # information would name this machine's paths), and the programs are built as users'
+            # are; at -O2, the level the descriptors link at when a build names none.
             options.append("-DCMAKE_BUILD_TYPE=Release")
+            options.append("-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG")
             options.append(f"-DLLGO_WASM_HOST_TOOLS_FROM=build/{tools}")
             if kind == "demo":
                 options.append("-DLLGO_WASM_DEMO_ONLY=ON")
@@ -95,7 +98,7 @@ def plan(kind, full, only):
                     options.append("-DLLGO_WASM_PROGRAM_CASES_TIER=full")
         if kind == "tests":
             options.append(f"-DLLGO_WASM_FULL_TESTS={'ON' if full else 'OFF'}")
-        print(" ".join([n, roles[n]] + options))
+        print("\t".join([n, roles[n]] + options))
 
 
 def main(argv):

@@ -22,12 +22,12 @@ mapfile -t plan < <(python3 tools/presets.py plan demo --only "${PRESETS:-}") ||
 status=0
 rows=()
 for entry in "${plan[@]}"; do
-  read -r p role options <<<"$entry"
+  IFS=$'\t' read -r -a fields <<<"$entry"
+  p=${fields[0]} role=${fields[1]} options=("${fields[@]:2}")
   echo "=== building preset $p"
   log=build/demo-$p.log
   if [ "$role" = tools ]; then
-    # shellcheck disable=SC2086
-    if ! { cmake --preset "$p" $options && cmake --build --preset "$p" --target llgo-wasm llgo_wasm_check_run; } > "$log" 2>&1; then
+    if ! { cmake --preset "$p" "${options[@]}" && cmake --build --preset "$p" --target llgo-wasm llgo_wasm_check_run; } > "$log" 2>&1; then
       echo "build of the driver (preset $p) FAILED; see $log"; tail -n 20 "$log"; exit 1
     fi
     driver=build/$p/driver/cli/llgo-wasm
@@ -39,8 +39,7 @@ for entry in "${plan[@]}"; do
     done
     continue
   fi
-  # shellcheck disable=SC2086
-  if ! { cmake --preset "$p" $options && cmake --build --preset "$p"; } > "$log" 2>&1; then
+  if ! { cmake --preset "$p" "${options[@]}" && cmake --build --preset "$p"; } > "$log" 2>&1; then
     echo "build of preset $p FAILED; see $log"; tail -n 20 "$log"; status=1; continue
   fi
   # The demo cases are the ctest cases labelled "demo"; their names are

@@ -96,12 +96,12 @@ lane=$!
 exec 3> "$queue"
 held=()
 for entry in "${plan[@]}"; do
-  read -r p role options <<<"$entry"
-  echo "=== build $p${options:+ ($options)}"
+  IFS=$'\t' read -r -a fields <<<"$entry"
+  p=${fields[0]} role=${fields[1]} options=("${fields[@]:2}")
+  echo "=== build $p (${options[*]})"
   t0=$(date +%s)
   log=build/logs/test-$p.log
-  # shellcheck disable=SC2086
-  if { cmake --preset "$p" --fresh $options && cmake --build --preset "$p"; } > "$log" 2>&1; then
+  if { cmake --preset "$p" --fresh "${options[@]}" && cmake --build --preset "$p"; } > "$log" 2>&1; then
     if [ "$role" = tools ]; then held+=("$p"); else echo "$p" >&3; fi
   else
     echo "$p" >> "$failed_list"
