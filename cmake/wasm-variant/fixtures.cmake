@@ -32,6 +32,7 @@
 # the raw post-link Asyncify backends whose switch path is checked (switch_path_objects_<id>).
 
 include(LlgoTestPrograms)
+include(LlgoWasmSharedObjects)
 
 # Output extensions the engines run besides the target's default one (which may be "": native).
 set(LLGO_WASM_OTHER_EXTENSIONS "")
@@ -97,12 +98,12 @@ function(llgo_wasm_add_program name)
       set(_tier full)
     endif()
     llgo_wasm_program_exclusion(_exclusion ${_tier})
-    add_executable(${_exe} ${_exclusion} ${arg_SOURCES})
-    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier})
-    target_compile_definitions(${_exe} PRIVATE ${arg_DEFINES})
-    target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
+    # One compile for every copy and every backend whose flags are these (LlgoWasmSharedObjects).
+    llgo_wasm_shared_objects(_objects SOURCES ${arg_SOURCES} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
+                             DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES})
+    add_executable(${_exe} ${_exclusion} $<TARGET_OBJECTS:${_objects}>)
+    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C)
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
-    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
     # functions that can reach a switch point (docs/link-pipeline.md).
@@ -164,6 +165,11 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     elseif(_mode STREQUAL "shared" AND LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
       # a parked goroutine keeps only the stack it used: a million fit in linear memory
       list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=1000000)
+    endif()
+    # How many goroutines the fixture parks at once (its expected line, LlgoWasmFixtureTests.cmake).
+    set(LLGO_WASM_BACKEND_${_cid}_PARKED_COUNT 10000)
+    if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")
+      set(LLGO_WASM_BACKEND_${_cid}_PARKED_COUNT ${CMAKE_MATCH_1})
     endif()
     llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                           DEFINES ${_defs})
