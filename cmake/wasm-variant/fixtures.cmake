@@ -12,7 +12,7 @@
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
 #                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
-#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...])
+#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...] [RUNTIME_HEADERS])
 #     One executable per output extension the target's engines run (only the default one with
 #     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
@@ -22,6 +22,9 @@
 #     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
+#     RUNTIME_HEADERS: the sources include RUNTIME's own headers (its include directories), so
+#     they are compiled for that runtime alone (LlgoWasmSharedObjects.cmake); otherwise the
+#     objects are shared by every backend whose flags are the same.
 #     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
 #     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
 #     (LlgoWasmTestTiers.cmake).
@@ -60,7 +63,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER" "RUNTIME"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME"
                         "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
@@ -99,8 +102,12 @@ function(llgo_wasm_add_program name)
     endif()
     llgo_wasm_program_exclusion(_exclusion ${_tier})
     # One compile for every copy and every backend whose flags are these (LlgoWasmSharedObjects).
+    set(_usage "")
+    if(arg_RUNTIME_HEADERS)
+      set(_usage USAGE ${arg_RUNTIME})
+    endif()
     llgo_wasm_shared_objects(_objects SOURCES ${arg_SOURCES} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
-                             DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES})
+                             DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES} ${_usage})
     add_executable(${_exe} ${_exclusion} $<TARGET_OBJECTS:${_objects}>)
     set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C)
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})

@@ -23,7 +23,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${LLGO_WASM_BACKEND_${_cid}_CONTEXT}
                         STACKS ${LLGO_WASM_BACKEND_${_cid}_STACKS})
-  llgo_wasm_add_program(runtime_test_wasmcontext_${_cid} DEFAULT_EXTENSION_ONLY
+  llgo_wasm_add_program(runtime_test_wasmcontext_${_cid} DEFAULT_EXTENSION_ONLY RUNTIME_HEADERS
     SOURCES "${_unit_dir}/test_wasmcontext.c" RUNTIME llgo_wasmcontext_${_cid} INCLUDES "${_unit_dir}")
   target_link_libraries(runtime_test_wasmcontext_${_cid} PRIVATE m)
   list(APPEND _unit_programs "wasmcontext${_suffix}|runtime_test_wasmcontext_${_cid}")
@@ -31,7 +31,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     llgo_wasm_add_program(runtime_test_runqueue DEFAULT_EXTENSION_ONLY
       SOURCES "${_unit_dir}/test_runqueue.c" "${ROOT}/runtime/src/runqueue.c"
       INCLUDES "${_unit_dir}" "${ROOT}/runtime/src")
-    llgo_wasm_add_program(runtime_test_gstate DEFAULT_EXTENSION_ONLY
+    llgo_wasm_add_program(runtime_test_gstate DEFAULT_EXTENSION_ONLY RUNTIME_HEADERS
       SOURCES "${_unit_dir}/test_gstate.c" RUNTIME llgo_runtime_${_cid} INCLUDES "${_unit_dir}" "${ROOT}/runtime/src")
     list(APPEND _unit_programs "runqueue|runtime_test_runqueue" "gstate|runtime_test_gstate")
   endif()
