@@ -178,6 +178,17 @@ CaseFile load_case_file(const std::string &path) {
   return file;
 }
 
+// The case file at `path`, or nullopt after printing why it cannot be read to `out` (stderr
+// for a listing, stdout with "FAIL: " for a case: ctest shows a case's stdout).
+std::optional<CaseFile> read_case_file(const std::string &path, std::FILE *out, const char *prefix) {
+  try {
+    return load_case_file(path);
+  } catch (const CaseFileError &error) {
+    std::fprintf(out, "%s%s\n", prefix, error.message.c_str());
+    return std::nullopt;
+  }
+}
+
 // The first requirement of the case that does not hold on variant/backend, or "".
 std::string unmet_requirement(const CaseFile &file, const std::string &name, const std::string &variant,
                               const std::string &backend) {
@@ -478,13 +489,9 @@ struct Options {
 };
 
 int list_cases(const std::string &path, const std::string &variant, const std::string &backend) {
-  CaseFile file;
-  try {
-    file = load_case_file(path);
-  } catch (const CaseFileError &error) {
-    std::fprintf(stderr, "%s\n", error.message.c_str());
-    return 1;
-  }
+  std::optional<CaseFile> read = read_case_file(path, stderr, "");
+  if (!read) return 1;
+  const CaseFile &file = *read;
   for (const auto &[name, c] : file.cases().items()) {
     std::string requirement = unmet_requirement(file, name, variant, backend);
     std::string kind = "run";
@@ -507,13 +514,7 @@ int main(int argc, char **argv) {
   }
   if (!args.empty() && args[0] == "--validate") {
     if (args.size() != 2) return usage("--validate FILE.json");
-    try {
-      load_case_file(args[1]);
-    } catch (const CaseFileError &error) {
-      std::fprintf(stderr, "%s\n", error.message.c_str());
-      return 1;
-    }
-    return 0;
+    return read_case_file(args[1], stderr, "") ? 0 : 1;
   }
 
   Options o;
@@ -570,13 +571,9 @@ int main(int argc, char **argv) {
   std::optional<StdinFeed> feed;
   if (!o.case_name.empty()) {
     if (o.case_file.empty()) return usage("--case needs --case-file");
-    CaseFile file;
-    try {
-      file = load_case_file(o.case_file);
-    } catch (const CaseFileError &error) {
-      std::printf("FAIL: %s\n", error.message.c_str());
-      return 1;
-    }
+    std::optional<CaseFile> read = read_case_file(o.case_file, stdout, "FAIL: ");
+    if (!read) return 1;
+    const CaseFile &file = *read;
     if (!file.cases().contains(o.case_name)) {
       std::printf("FAIL: %s has no case '%s'\n", o.case_file.c_str(), o.case_name.c_str());
       return 1;
@@ -646,15 +643,10 @@ int main(int argc, char **argv) {
                        json_quoted(compared_stderr) + ", expected " + json_quoted(*expected_stderr));
   if (stderr_has && r.err.find(*stderr_has) == std::string::npos) problems.push_back("stderr lacks " + json_quoted(*stderr_has));
   if (!o.stdout_names.empty()) {
-    CaseFile names;
-    try {
-      names = load_case_file(o.stdout_names);
-    } catch (const CaseFileError &error) {
-      std::printf("FAIL: %s\n", error.message.c_str());
-      return 1;
-    }
+    std::optional<CaseFile> names = read_case_file(o.stdout_names, stdout, "FAIL: ");
+    if (!names) return 1;
     std::set<std::string> expected, listed(out_lines.begin(), out_lines.end());
-    for (const auto &[name, c] : names.cases().items()) {
+    for (const auto &[name, c] : names->cases().items()) {
       (void)c;
       expected.insert(name);
     }
