@@ -17,9 +17,10 @@
 #     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
-#     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
-#     listed in LLGO_WASM_DRIVER_LINKED_MODULES; executables of a target whose Asyncify emcc runs
-#     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
+#     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check);
+#     executables of a target whose Asyncify emcc runs are linked by the driver too (Asyncify
+#     narrowed to what can switch). Every WebAssembly program is listed in
+#     LLGO_WASM_DRIVER_LINKED_MODULES (its final module is checked: LlgoWasmFixtureTests.cmake). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
 #     RUNTIME_HEADERS: the sources include RUNTIME's own headers (its include directories), so
@@ -116,7 +117,7 @@ function(llgo_wasm_add_program name)
     # functions that can reach a switch point (docs/link-pipeline.md).
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
       CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${arg_OPTIONS})
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
       list(APPEND _linked ${_exe})
     endif()
   endforeach()
