@@ -267,3 +267,37 @@ function(llgo_wasm_primary_engine out)
   endforeach()
   set(${out} "${fallback}" PARENT_SCOPE)
 endfunction()
+
+# Go itself prints what the cases of program <name> that mirror a Go program expect: one test per
+# <case>/main.go of its GO_REFERENCE module, natively and as js/wasm under Node. Needs
+# LLGO_WASM_NODE (cmake/LlgoWasmToolchainPaths.cmake) and Python3_EXECUTABLE.
+function(llgo_add_go_reference_tests name)
+  get_property(module GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE)
+  get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
+  if(NOT module)
+    return()
+  endif()
+  find_program(LLGO_GO NAMES go go-1.19 PATHS /usr/lib/go-1.19/bin)
+  if(NOT LLGO_GO)
+    add_test(NAME go-reference.${name}.go_missing COMMAND "${CMAKE_COMMAND}" -E echo
+      "Go not found: install Debian's golang-go (tools/setup-toolchain.sh does)")
+    set_tests_properties(go-reference.${name}.go_missing PROPERTIES WILL_FAIL TRUE)
+    return()
+  endif()
+  execute_process(COMMAND "${LLGO_GO}" env GOROOT OUTPUT_VARIABLE go_root OUTPUT_STRIP_TRAILING_WHITESPACE)
+  file(GLOB packages LIST_DIRECTORIES true CONFIGURE_DEPENDS "${module}/*")
+  foreach(package IN LISTS packages)
+    if(NOT EXISTS "${package}/main.go")
+      continue()
+    endif()
+    get_filename_component(case "${package}" NAME)
+    set(check "${Python3_EXECUTABLE}" "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness/check_go_reference.py"
+        --check-run "$<TARGET_FILE:llgo_wasm_check_run>" --case-file "${case_file}" --case ${case} --package "${package}" --go "${LLGO_GO}")
+    set(out "${CMAKE_BINARY_DIR}/go-reference/${name}")
+    add_test(NAME go-reference.${name}.native.${case} COMMAND ${check} --out "${out}/go-native")
+    add_test(NAME go-reference.${name}.js-wasm.${case} COMMAND ${check} --out "${out}/js-wasm"
+             --node "${LLGO_WASM_NODE}" --wasm-exec "${go_root}/misc/wasm/wasm_exec.js")
+    set_tests_properties(go-reference.${name}.native.${case} go-reference.${name}.js-wasm.${case}
+      PROPERTIES LABELS "go-reference;${name}" TIMEOUT 300)
+  endforeach()
+endfunction()
