@@ -11,6 +11,7 @@
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
+#                         [STACK_SIZE <bytes>]
 #                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
 #                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...])
 #     One executable per output extension the target's engines run (only the default one with
@@ -22,6 +23,7 @@
 #     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
+#     STACK_SIZE: the program's own goroutine stack size (llgo_wasm_link_target_program).
 #     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
 #     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
 #     (LlgoWasmTestTiers.cmake).
@@ -59,7 +61,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER" "RUNTIME"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER" "RUNTIME;STACK_SIZE"
                         "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
@@ -107,7 +109,8 @@ function(llgo_wasm_add_program name)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
     # functions that can reach a switch point (docs/link-pipeline.md).
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-      CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${arg_OPTIONS})
+      CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" STACK_SIZE "${arg_STACK_SIZE}"
+      LINK_OPTIONS ${arg_OPTIONS})
     if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
       list(APPEND _linked ${_exe})
     endif()

@@ -80,13 +80,17 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     }
     EXPECT_GT(spec.default_stack_size, 0u);
     EXPECT_EQ(spec.default_stack_size % 16, 0u);
+    EXPECT_EQ(spec.separate_stack_size % 16, 0u);
+    // A running stack as roomy as a thread's everywhere (issue 33): at least 8 MiB.
+    EXPECT_GE(spec.default_stack_size, 8u << 20);
     for (const auto& flag : spec.cflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
     for (const auto& flag : spec.ldflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
 
     if (wasm) {
       EXPECT_EQ(spec.goarch, "wasm");
       EXPECT_TRUE(contains(spec.build_tags, "nogc"));
-      EXPECT_EQ(spec.default_stack_size, 65536u);
+      EXPECT_EQ(spec.default_stack_size, 8u << 20);
+      EXPECT_EQ(spec.separate_stack_size, 65536u);
       EXPECT_NE(spec.runner, Runner::Native);
       EXPECT_FALSE(spec.output.default_extension.empty());
       EXPECT_TRUE(contains(spec.output.accepted_extensions, spec.output.default_extension));
