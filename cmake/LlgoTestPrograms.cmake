@@ -32,7 +32,8 @@
 #   - llgo_add_test_program_cases(<name> <ctx>) (LlgoWasmFixtureTests.cmake) adds, per engine that
 #     is not sampled, <name>.<variant>.<engine>.<ctx>.<case> for every case and
 #     <name>.<variant>.<engine>.<ctx>.--list (the program and its case file agree), and per sampled
-#     engine the SAMPLED_ENGINE_CASES;
+#     engine the SAMPLED_ENGINE_CASES; a case that needs what an engine's runner does not provide
+#     (the case file's "engine_provides", the descriptor's "provides") is skipped there;
 # and, in the superbuild's host tree, llgo_add_go_reference_tests(<name>) adds
 # go-reference.<name>.<native|js-wasm>.<case>: Debian's Go builds <case>/main.go and must print what
 # the case expects (tests/harness/check_go_reference.py; js/wasm under Node).
@@ -125,7 +126,8 @@ endfunction()
 # The ctest cases of program <name> built for backend <ctx>. Needs the target facts
 # (LlgoWasmTargetFacts.cmake), llgo_wasm_program_for (fixtures.cmake), LlgoWasmRunTest.cmake and
 # LlgoWasmTestTiers.cmake. Per engine:
-#   - the target's primary engine (llgo_wasm_primary_engine) runs every case;
+#   - the target's primary engine (llgo_wasm_primary_engine) and every engine marked every-case
+#     (a standalone runtime: WasmEdge) run every case;
 #   - another engine that is not sampled runs every case too, in the full tier, and in the default
 #     tier the SAMPLED_ENGINE_CASES (a representative subset of what a second loader shows);
 #   - a sampled engine (a browser) runs the SAMPLED_ENGINE_CASES only, in both tiers.
@@ -138,13 +140,7 @@ function(llgo_add_test_program_cases name ctx)
   set(variant ${LLGO_WASM_TARGET_VARIANT})
   string(REPLACE "-" "_" cid "${ctx}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${case_file}")
-  execute_process(
-    COMMAND "${LLGO_WASM_CHECK_RUN}" --list-cases "${case_file}" ${variant} ${ctx}
-    OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE status)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "test program ${name}: ${error}")
-  endif()
-  string(REPLACE "\n" ";" listing "${listing}")
+  _llgo_list_program_cases(listing "${name}" "${case_file}" ${variant} ${ctx})
   get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
   get_property(sampled_cases GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES)
   set(listed "")
@@ -167,9 +163,16 @@ function(llgo_add_test_program_cases name ctx)
     endif()
     # The tier of this engine's runs of the cases that are not SAMPLED_ENGINE_CASES.
     set(engine_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
-    if(NOT engine STREQUAL primary)
+    if(NOT engine STREQUAL primary AND NOT LLGO_WASM_ENGINE_${engine}_EVERY_CASE)
       set(engine_tier full)
     endif()
+    # Which cases apply under this engine (what its runner provides).
+    set(provides "${LLGO_WASM_ENGINE_${engine}_PROVIDES}")
+    _llgo_list_program_cases(engine_listing "${name}" "${case_file}" ${variant} ${ctx} ${provides})
+    set(provides_options "")
+    foreach(feature IN LISTS provides)
+      list(APPEND provides_options --engine-provides ${feature})
+    endforeach()
     llgo_wasm_program_for(program ${name}_${cid} ${engine})
     llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
     set(prefix ${name}.${variant}.${engine}.${ctx})
@@ -183,7 +186,7 @@ function(llgo_add_test_program_cases name ctx)
       llgo_wasm_tier_labels(tier_labels ${engine_tier})
       set_tests_properties(${prefix}.--list PROPERTIES LABELS "${labels};${tier_labels}")
     endif()
-    foreach(entry IN LISTS listing)
+    foreach(entry IN LISTS engine_listing)
       if(entry STREQUAL "")
         continue()
       endif()
@@ -221,8 +224,8 @@ function(llgo_add_test_program_cases name ctx)
       endif()
       llgo_wasm_tier_labels(tier_labels ${tier} ${timing_option})
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --timeout 120 --program "$<TARGET_FILE:${program}>" ${engine_env}
-               ${arg_CHECK_OPTIONS} -- ${command} ${case})
+               --where ${variant}/${ctx} ${provides_options} --timeout 120 --program "$<TARGET_FILE:${program}>"
+               ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
       set_tests_properties(${test} PROPERTIES LABELS "${labels};${tier_labels}")
       if(timing_option)
         set_tests_properties(${test} PROPERTIES RUN_SERIAL ON)
@@ -236,16 +239,34 @@ function(llgo_add_test_program_cases name ctx)
   endforeach()
 endfunction()
 
+# The lines of `check_run --list-cases` for program <name> on <variant>/<ctx> under an engine that
+# provides ARGN, as a list.
+function(_llgo_list_program_cases out name case_file variant ctx)
+  execute_process(
+    COMMAND "${LLGO_WASM_CHECK_RUN}" --list-cases "${case_file}" ${variant} ${ctx} ${ARGN}
+    OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "test program ${name}: ${error}")
+  endif()
+  string(REPLACE "\n" ";" listing "${listing}")
+  set(${out} "${listing}" PARENT_SCOPE)
+endfunction()
+
 # FULL_TIER_EXTENSIONS and the output extensions that only the target's engines other than the
-# primary one run (for llgo_wasm_add_program), or "": the copies of a program whose cases run on
-# those engines in the full tier only.
+# primary one and the every-case ones run (for llgo_wasm_add_program), or "": the copies of a
+# program whose cases run on those engines in the full tier only.
 function(llgo_wasm_full_tier_extensions out)
   llgo_wasm_primary_engine(primary)
   set(extensions "${LLGO_WASM_ENGINE_${primary}_EXTENSION}")
+  foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(LLGO_WASM_ENGINE_${engine}_EVERY_CASE)
+      list(APPEND extensions "${LLGO_WASM_ENGINE_${engine}_EXTENSION}")
+    endif()
+  endforeach()
   set(full "")
   foreach(engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     set(extension "${LLGO_WASM_ENGINE_${engine}_EXTENSION}")
-    if(NOT engine STREQUAL primary AND NOT extension IN_LIST extensions)
+    if(NOT extension IN_LIST extensions)
       list(APPEND full "${extension}")
     endif()
   endforeach()

@@ -8,7 +8,7 @@
 #                                               "asyncify", "asyncify-separate", ...; on
 #                                               stack-switching targets also the
 #                                               goroutine-limits fixture
-#   module.<variant>.<program>                  a WASI module the driver linked, read by other tools
+#   module.<variant>.<program>                  a final module the driver linked, read by other tools
 #   <program>.<variant>.<engine>.<backend>.<case>  every case of every test program (tests/programs.cmake,
 #                                               cmake/LlgoTestPrograms.cmake), on the engines not sampled
 #   scheddiff.<variant>.<engine>.<backend>[.seeds-M-N]  random goroutine programs in one engine
@@ -16,7 +16,8 @@
 #                                               single-worker backend, engines not sampled;
 #                                               tests/harness/check_scheddiff.py): the first
 #                                               LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS in the default
-#                                               tier, up to LLGO_WASM_SCHEDDIFF_SEEDS in the full one
+#                                               tier (on the primary and every-case engines), up
+#                                               to LLGO_WASM_SCHEDDIFF_SEEDS in the full one
 #   alloc-faults.<variant>.<engine>.<backend>   each runtime allocation failing in turn ends in the
 #                                               documented fatal error (the primary engine;
 #                                               tests/harness/check_alloc_faults.py)
@@ -92,24 +93,28 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
-  if(TARGET blocking_${_cid} AND "node-wasi" IN_LIST LLGO_WASM_TARGET_ENGINES)
+  foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+    if(NOT TARGET blocking_${_cid} OR NOT "wasi-poll-audit" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES)
+      continue()
+    endif()
     # The runtime's idle wait on P1 is poll_oneoff with a RELATIVE clock (Node's WASI hangs on
     # absolute ones; run-wasi.mjs refuses them with status 125): its audit shows that a timer case
     # really waited through clock subscriptions, and only relative ones.
-    llgo_wasm_program_for(_program blocking_${_cid} node-wasi)
-    llgo_wasm_engine_command(_command node-wasi "$<TARGET_FILE:${_program}>")
-    llgo_wasm_add_run_test(NAME blocking.${_variant}.node-wasi.${_backend}.poll-oneoff-relative-clocks
-      VARIANT ${_variant} ENGINE node-wasi LABELS blocking ${_backend}
+    llgo_wasm_program_for(_program blocking_${_cid} ${_engine})
+    llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
+    llgo_wasm_add_run_test(NAME blocking.${_variant}.${_engine}.${_backend}.poll-oneoff-relative-clocks
+      VARIANT ${_variant} ENGINE ${_engine} LABELS blocking ${_backend}
       COMMAND ${_command} sleep-50ms EXIT 0 ENV LLGO_WASM_POLL_AUDIT=1
       STDOUT "slept 50 ms, not woken before 50 ms had passed"
       STDERR "run-wasi: poll_oneoff audit: relative clock subscriptions only")
-  endif()
+  endforeach()
 
   # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
   # (on the primary engine only: one engine process per allocation). Single-worker backends: the
   # interpreter is not thread-safe, and the pthread backend has no order to compare. The default
-  # tier runs the first LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS seeds on the primary engine; the full
-  # tier the rest of LLGO_WASM_SCHEDDIFF_SEEDS there, and all of them on the other engines.
+  # tier runs the first LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS seeds on the primary engine and the
+  # every-case ones; the full tier the rest of LLGO_WASM_SCHEDDIFF_SEEDS there, and all of them on
+  # the other engines.
   llgo_wasm_primary_engine(_primary)
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     if(NOT TARGET scheddiff_${_cid} OR LLGO_WASM_ENGINE_${_engine}_SAMPLED)
@@ -121,34 +126,34 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     set(_check "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_scheddiff.py")
     llgo_wasm_tier_labels(_tree_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
     set(_labels "${_variant};${_engine};${_backend};scheddiff")
-    if(_engine STREQUAL _primary)
+    if(_engine STREQUAL _primary OR LLGO_WASM_ENGINE_${_engine}_EVERY_CASE)
       add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS} -- ${_command})
       add_test(NAME ${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
                COMMAND ${_check} --seeds ${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+      set_tests_properties(${_name} PROPERTIES LABELS "${_labels};${_tree_tier}")
+      set_tests_properties(${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+                           PROPERTIES LABELS "${_labels};full")
+      set(_tests ${_name} ${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS})
+    else()
+      add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
+      set_tests_properties(${_name} PROPERTIES LABELS "${_labels};full")
+      set(_tests ${_name})
+    endif()
+    if(_engine STREQUAL _primary)
       # Each allocation failing in turn costs an engine start: the default tier fails a sample.
       set(_faults alloc-faults.${_variant}.${_engine}.${_backend})
       add_test(NAME ${_faults} COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py"
                --sample ${LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE} -- ${_command})
       add_test(NAME ${_faults}.every-allocation
                COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_alloc_faults.py" -- ${_command})
-      set_tests_properties(${_name} ${_faults} PROPERTIES LABELS "${_labels};${_tree_tier}")
-      set_tests_properties(${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
-                           ${_faults}.every-allocation PROPERTIES LABELS "${_labels};full")
-      set(_tests ${_name} ${_name}.seeds-${LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
-                 ${_faults} ${_faults}.every-allocation)
-    else()
-      add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
-      set_tests_properties(${_name} PROPERTIES LABELS "${_labels};full")
-      set(_tests ${_name})
+      set_tests_properties(${_faults} PROPERTIES LABELS "${_labels};${_tree_tier}")
+      set_tests_properties(${_faults}.every-allocation PROPERTIES LABELS "${_labels};full")
+      list(APPEND _tests ${_faults} ${_faults}.every-allocation)
     endif()
     set_tests_properties(${_tests} PROPERTIES TIMEOUT 900 ${_program_properties})
   endforeach()
 
-  get_target_property(_defs scheduler_${_cid} COMPILE_DEFINITIONS)
-  set(_parked 10000)
-  if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")
-    set(_parked ${CMAKE_MATCH_1})
-  endif()
+  set(_parked ${LLGO_WASM_BACKEND_${_cid}_PARKED_COUNT})
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
@@ -261,8 +266,9 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
 endforeach()
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 
-# The final WASI modules the driver linked, read with independent tools (wabt, Binaryen) against
-# what the target's capabilities promise (tests/harness/check_module.py).
+# The final modules the driver linked (every target's: no legacy exception handling; a WASI one's
+# also against what the target's capabilities promise), read with independent tools (wabt,
+# Binaryen): tests/harness/check_module.py.
 if(LLGO_WASM_DRIVER_LINKED_MODULES)
   set(_target_json "${CMAKE_BINARY_DIR}/resolved-target.json")
   file(WRITE "${_target_json}" "${LLGO_WASM_TARGET_JSON}\n")

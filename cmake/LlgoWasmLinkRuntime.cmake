@@ -12,9 +12,10 @@
 #     toolchain must be the target's (its toolchain file): pointer sizes are checked. STACK_SIZE:
 #     the program's own goroutine stack size (docs/runtime.md, Stacks), compiled in at the link.
 #   llgo_wasm_run_command(<out> <executable> [ENGINE <engine>])
-#     the argv that runs <executable> under one of its target's engines (default: the first whose
-#     output extension is the program's, engines without labels first: `browser` ones need
-#     LLGO_WASM_NODE_MODULES, docs/browser.md); generator expressions inside, for add_test(COMMAND).
+#     the argv that runs <executable> through the driver, `llgo-wasm run --target <target>
+#     [--engine <engine>] <file>`: under ENGINE, else the first of the target's run-engines that runs
+#     the program's extension and is here (docs/install.md); the program's output and exit status
+#     are its own. Generator expressions inside, for add_test(COMMAND).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmTargetFacts.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmLink.cmake")
@@ -61,24 +62,16 @@ function(llgo_wasm_run_command out executable)
   if(NOT _target)
     message(FATAL_ERROR "llgo_wasm_run_command: ${executable} is not linked by llgo_wasm_link_runtime")
   endif()
-  llgo_wasm_read_target("${_target}" CONTEXT "${_context}")
-  if(NOT arg_ENGINE)
-    # Plain engines before labelled ones (a browser needs more than the engine's tool).
-    foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
-      if("${LLGO_WASM_ENGINE_${_engine}_EXTENSION}" STREQUAL "${LLGO_WASM_TARGET_EXTENSION}")
-        if(NOT LLGO_WASM_ENGINE_${_engine}_LABELS)
-          set(arg_ENGINE "${_engine}")
-          break()
-        elseif(NOT arg_ENGINE)
-          set(arg_ENGINE "${_engine}")
-        endif()
-      endif()
-    endforeach()
+  set(_command "${LLGO_WASM_DRIVER}" run --target "${_target}" --context "${_context}")
+  if(arg_ENGINE)
+    llgo_wasm_read_target("${_target}" CONTEXT "${_context}")
+    if(NOT arg_ENGINE IN_LIST LLGO_WASM_TARGET_ENGINES)
+      message(FATAL_ERROR "llgo_wasm_run_command(${executable}): engine '${arg_ENGINE}' of ${_target} is not available "
+                          "here (available: ${LLGO_WASM_TARGET_ENGINES}; `${LLGO_WASM_DRIVER} run --target ${_target} "
+                          "--list-engines` says why)")
+    endif()
+    list(APPEND _command --engine "${arg_ENGINE}")
   endif()
-  if(NOT arg_ENGINE OR NOT arg_ENGINE IN_LIST LLGO_WASM_TARGET_ENGINES)
-    message(FATAL_ERROR "llgo_wasm_run_command(${executable}): engine '${arg_ENGINE}' of ${_target} is not available "
-                        "here (available: ${LLGO_WASM_TARGET_ENGINES}); run tools/setup-toolchain.sh or set NODE")
-  endif()
-  llgo_wasm_engine_command(_command "${arg_ENGINE}" "$<TARGET_FILE:${executable}>")
+  list(APPEND _command "$<TARGET_FILE:${executable}>")
   set(${out} "${_command}" PARENT_SCOPE)
 endfunction()

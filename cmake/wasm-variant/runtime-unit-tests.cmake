@@ -23,7 +23,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${LLGO_WASM_BACKEND_${_cid}_CONTEXT}
                         STACKS ${LLGO_WASM_BACKEND_${_cid}_STACKS})
-  llgo_wasm_add_program(runtime_test_wasmcontext_${_cid} DEFAULT_EXTENSION_ONLY
+  llgo_wasm_add_program(runtime_test_wasmcontext_${_cid} DEFAULT_EXTENSION_ONLY RUNTIME_HEADERS
     SOURCES "${_unit_dir}/test_wasmcontext.c" RUNTIME llgo_wasmcontext_${_cid} INCLUDES "${_unit_dir}")
   target_link_libraries(runtime_test_wasmcontext_${_cid} PRIVATE m)
   list(APPEND _unit_programs "wasmcontext${_suffix}|runtime_test_wasmcontext_${_cid}")
@@ -31,7 +31,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     llgo_wasm_add_program(runtime_test_runqueue DEFAULT_EXTENSION_ONLY
       SOURCES "${_unit_dir}/test_runqueue.c" "${ROOT}/runtime/src/runqueue.c"
       INCLUDES "${_unit_dir}" "${ROOT}/runtime/src")
-    llgo_wasm_add_program(runtime_test_gstate DEFAULT_EXTENSION_ONLY
+    llgo_wasm_add_program(runtime_test_gstate DEFAULT_EXTENSION_ONLY RUNTIME_HEADERS
       SOURCES "${_unit_dir}/test_gstate.c" RUNTIME llgo_runtime_${_cid} INCLUDES "${_unit_dir}" "${ROOT}/runtime/src")
     list(APPEND _unit_programs "runqueue|runtime_test_runqueue" "gstate|runtime_test_gstate")
   endif()
@@ -48,7 +48,8 @@ foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     list(GET _unit 1 _program)
     string(REGEX REPLACE "^([a-z]+)(.*)$" "runtime.\\1.${LLGO_WASM_TARGET_VARIANT}.${_engine}\\2" _test "${_name}")
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
-    add_test(NAME ${_test} COMMAND ${_command})
+    # Through the checker, which starts engines as llgo-wasm run does ({environment} expanded).
+    add_test(NAME ${_test} COMMAND "${LLGO_WASM_CHECK_RUN_PROGRAM}" --exit 0 -- ${_command})
     set_tests_properties(${_test} PROPERTIES LABELS "${LLGO_WASM_TARGET_VARIANT};${_engine};runtime")
   endforeach()
 endforeach()

@@ -5,6 +5,7 @@
 //   llgo-wasm sources   --dir DIR [--json] [--explain]
 //   llgo-wasm cache-key --package-root DIR [--file F]... [--dep-key K]... [--toolchain-id K=V]... [--flag F]... [--json] [--explain]
 //   llgo-wasm link      ...   (driver/link, when built)
+//   llgo-wasm run       [--engine E] [--print-command] PROGRAM [ARG...] | --list-engines   (run_command.cpp)
 //   llgo-wasm cache     get|put|has|stats|trim ...   (runs llgo-wasm-cache beside this program)
 //
 // Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
@@ -36,6 +37,7 @@
 #if LLGO_WASM_HAVE_LINK
 #include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/link_command.hpp"
+#include "run_command.hpp"
 #endif
 
 namespace {
@@ -82,6 +84,9 @@ const std::vector<Command>& commands() {
        "(except names starting with '.') is an input. --explain prints the encoding that is hashed.\n"},
       {"link", "plan and run the link steps (driver/link)",
        "usage: llgo-wasm link [target options] ...   (see `llgo-wasm link --help` when built)\n"},
+      {"run", "run a program under an engine of its target",
+       "usage: llgo-wasm run [target options] [--engine NAME] [--print-command [--json]] [--] PROGRAM [ARG...]\n"
+       "   (see `llgo-wasm run --help` when built with the link pipeline)\n"},
       {"cache", "the package cache: get, put, has, stats, trim",
        "usage: llgo-wasm cache get|put|has|stats|trim ...   (see `llgo-wasm cache --help`)\n"},
   };
@@ -307,6 +312,32 @@ int run_link(const Arguments& arguments) {
 #endif
 }
 
+// `run`: the options before the program are llgo-wasm's, everything from the program on is the
+// program's (its --help included).
+int run_run(const std::vector<std::string>& rest) {
+#if LLGO_WASM_HAVE_LINK
+  cli::RunWords words = cli::split_run_words(rest);
+  if (std::find_if(words.options.begin(), words.options.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) !=
+      words.options.end()) {
+    std::cout << cli::kRunUsage << "\n" << kCommonHelp;
+    return 0;
+  }
+  Arguments arguments = parse_arguments("run", words.options, cli::kRunValueOptions, cli::kRunFlagOptions, false);
+  cli::RunRequest request;
+  request.query = arguments.query;
+  request.target_named = arguments.query.target || arguments.query.goos || arguments.query.goarch;
+  request.engine = single(arguments, "--engine");
+  request.print_command = arguments.flags.count("--print-command") > 0;
+  request.json = arguments.flags.count("--json") > 0;
+  request.list_engines = arguments.flags.count("--list-engines") > 0;
+  request.program_and_arguments = words.program_and_arguments;
+  return cli::run_command(request);
+#else
+  (void)rest;
+  throw DriverError("run: this llgo-wasm was built without the link pipeline (driver/link), which `run` needs");
+#endif
+}
+
 // The cache commands live in llgo-wasm-cache beside this program (it links libcurl, which this
 // static binary cannot); exec replaces this process, so the exit status is the helper's.
 int run_cache(const std::vector<std::string>& args) {
@@ -341,6 +372,7 @@ int run(const std::vector<std::string>& args) {
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (name == "cache") return run_cache(args);
+  if (name == "run") return run_run(rest);
   bool is_link = name == "link";
   if (!is_link && std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != rest.end()) {
     std::cout << command->usage << "\n" << kCommonHelp;

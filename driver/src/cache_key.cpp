@@ -46,7 +46,7 @@ bool is_non_abi(std::string_view path) {
   static constexpr std::array<std::string_view, 12> kNonAbi = {
       "name",    "format-version", "implied",   "origin",
       "overridden-environment",    "descriptor-files",      "output",
-      "runner",  "engines",        "effective", "capabilities.context.supported",
+      "run-engines", "engines",      "effective", "capabilities.context.supported",
       "capabilities.stacks.supported"};
   return std::find(kNonAbi.begin(), kNonAbi.end(), path) != kNonAbi.end();
 }

@@ -214,22 +214,23 @@ void eh_models_fit_triple(const Facts& d) {
   }
 }
 
-// A context whose modules are merged gets the post-link wasm-opt step too (see driver/link).
-bool every_context_is_merged(const Facts& d) {
-  for (const auto& context : d.spec.capabilities.supported_contexts) {
-    auto merge = d.spec.context_merge.find(context);
-    if (merge == d.spec.context_merge.end() || merge->second.empty()) return false;
-  }
-  return !d.spec.capabilities.supported_contexts.empty();
+// The link translates legacy EH to exnref after every other step (Binaryen's
+// --translate-to-exnref, driver/link): the one change of model it can make.
+void eh_translation_is_legacy_to_exnref(const Facts& d) {
+  const ExceptionModels& eh = d.spec.capabilities.eh;
+  if (eh.compile == eh.final || (eh.compile == ExceptionModel::Legacy && eh.final == ExceptionModel::Exnref)) return;
+  fail(d, "capabilities/eh/final", "capabilities.eh changes from \"" + std::string(to_string(eh.compile)) + "\" to \"" +
+                                       std::string(to_string(eh.final)) +
+                                       "\", but the link can only translate legacy exception handling to exnref");
 }
 
-void eh_translation_needs_post_link(const Facts& d) {
-  const Capabilities& caps = d.spec.capabilities;
-  if (caps.eh.compile == caps.eh.final || caps.asyncify == AsyncifyMode::PostLink || every_context_is_merged(d)) return;
-  fail(d, "capabilities/eh/final", "capabilities.eh changes from \"" + std::string(to_string(caps.eh.compile)) + "\" to \"" +
-                                       std::string(to_string(caps.eh.final)) +
-                                       "\" but only a post-link step can translate it (capabilities.asyncify is \"" +
-                                       std::string(to_string(caps.asyncify)) + "\", and not every context has context-merge)");
+// The published module uses standard exception handling: legacy try/delegate/rethrow is
+// deprecated, and standalone engines refuse it (WasmEdge 0.14: "Deprecated 'delegate' instruction").
+void eh_final_is_standard(const Facts& d) {
+  if (d.spec.capabilities.eh.final != ExceptionModel::Legacy) return;
+  fail(d, "capabilities/eh/final", "capabilities.eh.final is \"legacy\": published modules must use standard exception "
+                                   "handling (legacy try/delegate/rethrow is deprecated, and engines such as WasmEdge refuse "
+                                   "it); write \"exnref\": the link translates the compiler's legacy EH");
 }
 
 // ---- stack switching and merged modules ----
@@ -261,14 +262,16 @@ void environments_only_on_emscripten(const Facts& d) {
 }
 
 void placeholders_are_known(const Facts& d) {
-  auto check = [&](const std::string& path, const std::string& text, bool program_allowed) {
+  // {root} anywhere; an engine command also {program} and {environment}.
+  auto check = [&](const std::string& path, const std::string& text, bool engine) {
     for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
       std::size_t close = text.find('}', open);
       if (close == std::string::npos) return;
       std::string_view word = std::string_view(text).substr(open, close - open + 1);
-      if (word == kRootPlaceholder || (program_allowed && word == kProgramPlaceholder)) continue;
+      if (word == kRootPlaceholder || (engine && (word == kProgramPlaceholder || word == kEnvironmentPlaceholder))) continue;
       fail(d, path, "\"" + dotted(path) + "\" names " + std::string(word) + "; a descriptor may name only " +
-                        std::string(kRootPlaceholder) + (program_allowed ? " and " + std::string(kProgramPlaceholder) : ""));
+                        std::string(kRootPlaceholder) +
+                        (engine ? ", " + std::string(kProgramPlaceholder) + " and " + std::string(kEnvironmentPlaceholder) : ""));
     }
   };
   for (const auto& flag : d.spec.cflags) check("cflags", flag, false);
@@ -329,9 +332,34 @@ void stack_size_is_aligned(const Facts& d) {
   }
 }
 
-void runner_fits_triple(const Facts& d) {
-  if (is_wasm(d) && d.spec.runner == Runner::Native) fail(d, "runner", "runner \"native\" cannot run a wasm module");
-  if (!is_wasm(d) && d.spec.runner != Runner::Native) fail(d, "runner", "a native target runs with runner \"native\"");
+void run_engines_name_engines(const Facts& d) {
+  const auto& names = d.spec.run_engines;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (d.spec.engines.count(names[i])) continue;
+    std::vector<std::string> known;
+    for (const auto& [name, engine] : d.spec.engines) known.push_back(name);
+    fail_at(d.positions.item("run-engines", i), "run-engines names \"" + names[i] + "\", which is not an engine of the target (" +
+                                                    (known.empty() ? std::string("it has none") : join(known)) + ")");
+  }
+}
+
+// An engine's test settings agree: a sampled engine (a browser) cannot also run every case, and
+// a minimum version is a dotted number (what `TOOL --version` is compared with).
+void engine_settings_are_consistent(const Facts& d) {
+  for (const auto& [engine, settings] : d.spec.engines) {
+    const std::string path = "engines/" + engine;
+    if (settings.sampled && settings.every_case) {
+      fail(d, path + "/every-case", "engine \"" + engine + "\" is sampled (each run is costly), so it cannot run every case too");
+    }
+    const std::string& version = settings.minimum_version;
+    bool dotted_number = !version.empty() && version.front() != '.' && version.back() != '.' &&
+                         version.find("..") == std::string::npos &&
+                         version.find_first_not_of("0123456789.") == std::string::npos;
+    if (!version.empty() && !dotted_number) {
+      fail(d, path + "/minimum-version", "engine \"" + engine + "\": minimum-version \"" + version +
+                                             "\" is not a dotted number such as \"24\" or \"0.14\"");
+    }
+  }
 }
 
 void engines_run_the_program(const Facts& d) {
@@ -396,7 +424,8 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"default-stacks-is-supported", default_stacks_is_supported},
       {"stacks-fit-contexts", stacks_fit_contexts},
       {"eh-models-fit-triple", eh_models_fit_triple},
-      {"eh-translation-needs-post-link", eh_translation_needs_post_link},
+      {"eh-translation-is-legacy-to-exnref", eh_translation_is_legacy_to_exnref},
+      {"eh-final-is-standard", eh_final_is_standard},
       {"stack-switching-needs-wasm", stack_switching_needs_wasm},
       {"context-merge-names-supported-contexts", context_merge_names_supported_contexts},
       {"environments-only-on-emscripten", environments_only_on_emscripten},
@@ -405,8 +434,9 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"default-extension-is-accepted", default_extension_is_accepted},
       {"stack-size-fits-address-space", stack_size_fits_address_space},
       {"stack-size-is-aligned", stack_size_is_aligned},
-      {"runner-fits-triple", runner_fits_triple},
       {"engines-run-the-program", engines_run_the_program},
+      {"run-engines-name-engines", run_engines_name_engines},
+      {"engine-settings-are-consistent", engine_settings_are_consistent},
       {"build-tags-are-identifiers", build_tags_are_identifiers},
       {"required-environment-is-wasi-threads", required_environment_is_wasi_threads},
       {"required-environment-needs-platform-default", required_environment_needs_platform_default},

@@ -136,7 +136,7 @@ func main() {
 		{Query{Target: "wasm"}, "J32", "wasm32-unknown-emscripten", 4, "emscripten", "emscripten-fiber", "emscripten", true},
 		{Query{Env: wasm}, "J64", "wasm64-unknown-emscripten", 8, "emscripten", "emscripten-fiber", "emscripten", false},
 		{Query{Env: wasi}, "P1", "wasm32-unknown-wasip1", 4, "post-link", "asyncify", "exnref", false},
-		{Query{Env: wasiThreads}, "P1T", "wasm32-wasip1-threads", 4, "none", "pthread", "legacy", false},
+		{Query{Env: wasiThreads}, "P1T", "wasm32-wasip1-threads", 4, "none", "pthread", "exnref", false},
 		{Query{Target: "host"}, "native", "", 0, "none", "pthread", "host", true},
 	}
 	failures := 0

@@ -27,7 +27,7 @@ export const CHROMIUM_FLAGS = [
 ];
 const FOLDER_PREFIX = 'llgo-wasm-chromium-';
 
-function processExists(pid) {
+export function processExists(pid) {
   try {
     process.kill(pid, 0);
     return true;
@@ -68,11 +68,19 @@ async function connectToSharedChromium(playwright) {
   }
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Over CDP, closing the browser disconnects from it: the browser stays for the next case.
+  return session(context, page, null, () => browser.close().catch(() => {}));
+}
+
+// What a caller gets: the context, its page, and close(), which closes the context (at most once)
+// and then runs `after` whatever happened. A page stuck in a busy loop must not hold the close:
+// past the deadline, exiting the process makes playwright-core kill the browser's process group.
+function session(context, page, folder, after) {
   let closed = false;
   return {
     context,
     page,
-    folder: null,
+    folder,
     async close() {
       if (closed) return;
       closed = true;
@@ -80,7 +88,7 @@ async function connectToSharedChromium(playwright) {
       try {
         await Promise.race([context.close(), deadline]);
       } finally {
-        await browser.close().catch(() => {});   // over CDP: disconnects, the browser stays
+        await after();
       }
     },
   };
@@ -125,22 +133,5 @@ export async function launchChromium({ executablePath, nodeModules, launchTimeou
     throw new BrowserStartError(`cannot start ${executablePath}: ${error.message}`);
   }
   const page = context.pages()[0] ?? (await context.newPage());
-  let closed = false;
-  return {
-    context,
-    page,
-    folder,
-    async close() {
-      if (closed) return;
-      closed = true;
-      // A page stuck in a busy loop must not hold the close: past the deadline, exiting the
-      // process makes playwright-core kill the browser's process group.
-      const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('close timed out')), 10000).unref());
-      try {
-        await Promise.race([context.close(), deadline]);
-      } finally {
-        removeFolder();
-      }
-    },
-  };
+  return session(context, page, folder, removeFolder);
 }

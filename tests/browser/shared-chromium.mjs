@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync }
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_FLAGS } from './chromium.mjs';
+import { CHROMIUM_FLAGS, processExists as alive } from './chromium.mjs';
 
 const HERE = fileURLToPath(import.meta.url);
 
@@ -28,15 +28,6 @@ function readState(file) {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return null;
-  }
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
   }
 }
 

@@ -67,8 +67,9 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     EXPECT_TRUE(std::count(caps.supported_contexts.begin(), caps.supported_contexts.end(), caps.context) == 1);
     EXPECT_FALSE(caps.asyncify == AsyncifyMode::PostLink && caps.threads);
     if (caps.eh.compile != caps.eh.final) {
-      // a post-link step translates it: Asyncify's, or the one after a context's merge
-      EXPECT_TRUE(caps.asyncify == AsyncifyMode::PostLink || spec.context_merge.count(caps.context));
+      // the link's post-link wasm-opt step translates it, with or without Asyncify
+      EXPECT_EQ(caps.eh.compile, ExceptionModel::Legacy);
+      EXPECT_EQ(caps.eh.final, ExceptionModel::Exnref);
     }
     if (spec.context_merge.count(caps.context) || caps.stack_switching) {
       EXPECT_TRUE(caps.stack_switching && wasm && caps.asyncify == AsyncifyMode::None) << "stack switching needs no Asyncify";
@@ -86,16 +87,31 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     for (const auto& flag : spec.cflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
     for (const auto& flag : spec.ldflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
 
+    // `llgo-wasm run` has an engine for the default output: the first of run-engines, one the
+    // tests run every case on (neither sampled nor optional).
+    ASSERT_FALSE(spec.run_engines.empty());
+    const Engine& first_run_engine = spec.engines.at(spec.run_engines.front());
+    EXPECT_TRUE(first_run_engine.extension.empty() || first_run_engine.extension == spec.output.default_extension);
+    EXPECT_FALSE(first_run_engine.sampled);
+    EXPECT_FALSE(first_run_engine.optional);
+    for (const auto& [name, engine] : spec.engines) {
+      // A tool of the machine is found at a version known to run these programs.
+      if (engine.command.front() == "node" || engine.command.front() == "node26") {
+        EXPECT_FALSE(engine.minimum_version.empty()) << name;
+      }
+    }
     if (wasm) {
       EXPECT_EQ(spec.goarch, "wasm");
       EXPECT_TRUE(contains(spec.build_tags, "nogc"));
       EXPECT_EQ(spec.default_stack_size, 8u << 20);
       EXPECT_EQ(spec.separate_stack_size, 65536u);
-      EXPECT_NE(spec.runner, Runner::Native);
+      EXPECT_NE(first_run_engine.command.front(), "{program}");
+      // Every published module uses standard exception handling (or none of wasm's own).
+      EXPECT_NE(caps.eh.final, ExceptionModel::Legacy);
       EXPECT_FALSE(spec.output.default_extension.empty());
       EXPECT_TRUE(contains(spec.output.accepted_extensions, spec.output.default_extension));
     } else {
-      EXPECT_EQ(spec.runner, Runner::Native);
+      EXPECT_EQ(first_run_engine.command.front(), "{program}");
       EXPECT_EQ(spec.output.default_extension, "");
       EXPECT_EQ(caps.eh.compile, ExceptionModel::Host);
     }
@@ -108,7 +124,7 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
       EXPECT_EQ(caps.context, "emscripten-fiber");
       EXPECT_EQ(spec.output.accepted_extensions, (std::vector<std::string>{".js", ".mjs"}));
       EXPECT_EQ(spec.output.default_extension, ".js");
-      EXPECT_EQ(spec.runner, Runner::Node);
+      EXPECT_EQ(spec.run_engines, (std::vector<std::string>{"node-js", "node-esm"}));
       if (caps.memory64) {
         EXPECT_TRUE(contains(spec.cflags, "-sMEMORY64=1"));
         EXPECT_TRUE(contains(spec.ldflags, "-sMEMORY64=1"));
@@ -120,7 +136,7 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
       EXPECT_FALSE(caps.memory64);
       EXPECT_EQ(spec.output.accepted_extensions, std::vector<std::string>{".wasm"});
       EXPECT_TRUE(contains(spec.ldflags, "-lsetjmp"));
-      EXPECT_EQ(caps.threads, spec.runner == Runner::WasiThreads);
+      EXPECT_EQ(caps.eh.final, ExceptionModel::Exnref);
     }
     if (caps.threads && wasm) {
       EXPECT_TRUE(contains(spec.cflags, "-pthread"));
@@ -135,7 +151,7 @@ TEST(BuiltinDescriptors, PrecompiledSetEqualsTheLoadedSources) {
   DescriptorSet loaded = DescriptorSet::load(builtin_descriptor_sources());
   EXPECT_EQ(builtin_descriptors().targets(), loaded.targets());
   TargetDescriptor custom = builtin_descriptors().load_source({"custom/x.json", R"({"name": "x", "inherits": "wasi-base", "variant": "P1",
-      "triple": "wasm32-unknown-wasip1", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}, "runner": "wasi",
+      "triple": "wasm32-unknown-wasip1", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4},
       "capabilities": {"asyncify": "post-link", "eh": {"compile": "legacy", "final": "exnref"},
                        "context": {"default": "asyncify", "supported": ["asyncify"]}}})"});
   EXPECT_EQ(custom.files, (std::vector<std::string>{"targets/wasm-base.json", "targets/wasi-base.json", "custom/x.json"}));
@@ -208,7 +224,6 @@ TEST(BuiltinDescriptors, JsonSchemaMatchesTheLoader) {
   EXPECT_EQ(enums["capabilities/eh/compile"], names(exception_model_names()));
   // Variants and context backends are listed only in the schema; the loader checks them there.
   EXPECT_EQ(enums["capabilities/context/default"], enums["capabilities/context/supported"]);
-  EXPECT_EQ(enums["runner"], names(runner_names()));
   EXPECT_EQ(enums["origin/goos"], names(origin_names()));
 }
 

@@ -40,7 +40,7 @@ int main(void) {
   check_resolves(driver, "{\"goos\": \"wasip1\", \"goarch\": \"wasm\"}", p1);
   const char* p1t[] = {"\"variant\":\"P1T\"", "\"triple\":\"wasm32-wasip1-threads\"", "\"threads\":true", NULL};
   check_resolves(driver, "{\"goos\": \"wasip1\", \"goarch\": \"wasm\", \"env\": {\"LLGO_WASI_THREADS\": \"1\"}}", p1t);
-  const char* native[] = {"\"variant\":\"native\"", "\"runner\":\"native\"", NULL};
+  const char* native[] = {"\"variant\":\"native\"", "\"run-engines\":[\"native\"]", NULL};
   check_resolves(driver, "{}", native);
 
   /* Bad requests: an error text, no result, and the library stays usable. */

@@ -243,7 +243,7 @@ TEST(CacheKey, NonAbiFieldsDoNotChangeTheKey) {
   changed_json["descriptor-files"] = json::array({"/somewhere/else/targets/wasip1.json"});
   changed_json["origin"] = {{"goos", "environment"}, {"goarch", "environment"}};
   changed_json["output"]["accepted-extensions"] = json::array({".wasm", ".out"});
-  changed_json["runner"] = "wasi-threads";
+  changed_json["run-engines"] = json::array({"other"});
   changed_json["engines"] = {{"other", {{"command", {"other-engine", "{program}"}}}}};
   changed_json["overridden-environment"] = {{"GOOS", "js"}};
   changed_json["capabilities"]["stacks"]["supported"] = json::array({"shared"});

@@ -62,7 +62,7 @@ TEST(Cli, ResolveJsonGivesTheVariantTable) {
            {"GOOS=wasip1", "-target wasm", "J32", "wasm32-unknown-emscripten", 4, "emscripten", "emscripten-fiber", "emscripten"},
            {"GOOS=js GOARCH=wasm", "", "J64", "wasm64-unknown-emscripten", 8, "emscripten", "emscripten-fiber", "emscripten"},
            {"GOOS=wasip1 GOARCH=wasm", "", "P1", "wasm32-unknown-wasip1", 4, "post-link", "asyncify", "exnref"},
-           {"GOOS=wasip1 GOARCH=wasm LLGO_WASI_THREADS=1", "", "P1T", "wasm32-wasip1-threads", 4, "none", "pthread", "legacy"},
+           {"GOOS=wasip1 GOARCH=wasm LLGO_WASI_THREADS=1", "", "P1T", "wasm32-wasip1-threads", 4, "none", "pthread", "exnref"},
        }) {
     SCOPED_TRACE(row.variant);
     CommandResult result = run("resolve --json " + std::string(row.arguments), row.environment);

@@ -133,7 +133,7 @@ TEST(DescriptorLoader, ParentsMergeInOrder) {
          "goarch": "wasm", "triple": "wasm32-unknown-wasip1", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4},
          "capabilities": {"asyncify": "post-link", "memory64": false, "threads": false,
            "eh": {"compile": "legacy", "final": "exnref"}, "context": {"default": "asyncify", "supported": ["asyncify"]}},
-         "output": {"default-extension": ".wasm", "accepted-extensions": [".wasm"]}, "runner": "wasi"})"},
+         "output": {"default-extension": ".wasm", "accepted-extensions": [".wasm"]}})"},
   });
   const TargetDescriptor* both = set.find("both");
   ASSERT_NE(both, nullptr);
@@ -172,7 +172,7 @@ TEST(DescriptorLoader, RejectsEmscriptenFiberOnNonEmscriptenTarget) {
   EXPECT_TRUE(fails_with(
       [] {
         load_custom(R"({"name": "x", "inherits": "wasi-base", "triple": "wasm32-unknown-wasip1", "variant": "P1",
-          "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}, "runner": "wasi",
+          "data-model": {"pointer": 4, "long": 4, "ssize_t": 4},
           "capabilities": {"asyncify": "post-link", "eh": {"compile": "legacy", "final": "exnref"},
             "context": {"default": "asyncify", "supported": ["asyncify", "emscripten-fiber"]}}})");
       },
@@ -212,8 +212,10 @@ TEST(DescriptorLoader, StacksCapability) {
 TEST(DescriptorLoader, RejectsOtherContradictions) {
   EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "js-wasm", "triple": "wasm32-unknown-emscripten", "data-model": {"pointer": 4, "long": 4, "ssize_t": 4}})"); },
                          {"capabilities.memory64 is true but triple \"wasm32-unknown-emscripten\"", "is wasm32"}));
-  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"eh": {"final": "exnref"}}})"); },
-                         {"only a post-link step can translate it"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1-threads", "capabilities": {"eh": {"final": "legacy"}}})"); },
+                         {"capabilities.eh.final is \"legacy\": published modules must use standard exception handling"}));
+  EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"eh": {"compile": "exnref", "final": "none"}}})"); },
+                         {"the link can only translate legacy exception handling to exnref"}));
   EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "environments": ["node"]})"); },
                          {"\"environments\" is an Emscripten setting"}));
   EXPECT_TRUE(fails_with([] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"asyncify": "emscripten"}})"); },

@@ -39,7 +39,7 @@ struct Row {
   bool threads;
   ContextBackend context;
   const char* extension;
-  Runner runner;
+  const char* first_run_engine;
   bool implied;
 };
 
@@ -49,19 +49,19 @@ std::vector<Row> variant_table() {
   return {
       {"J32", named("wasm"), "wasm", "J32", "js", "wasm32-unknown-emscripten", 4, 4, 4, AsyncifyMode::Emscripten,
        false, ExceptionModel::Emscripten, ExceptionModel::Emscripten, false, "emscripten-fiber", ".js",
-       Runner::Node, true},
+       "node-js", true},
       {"J64", environment_query({{"GOOS", "js"}, {"GOARCH", "wasm"}}), "js-wasm", "J64", "js",
        "wasm64-unknown-emscripten", 8, 8, 8, AsyncifyMode::Emscripten, true, ExceptionModel::Emscripten,
-       ExceptionModel::Emscripten, false, "emscripten-fiber", ".js", Runner::Node, false},
+       ExceptionModel::Emscripten, false, "emscripten-fiber", ".js", "node-js", false},
       {"P1", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}}), "wasip1", "P1", "wasip1",
        "wasm32-unknown-wasip1", 4, 4, 4, AsyncifyMode::PostLink, false, ExceptionModel::Legacy, ExceptionModel::Exnref,
-       false, "asyncify", ".wasm", Runner::Wasi, false},
+       false, "asyncify", ".wasm", "node-wasi", false},
       {"P1T", environment_query({{"GOOS", "wasip1"}, {"GOARCH", "wasm"}, {"LLGO_WASI_THREADS", "1"}}), "wasip1-threads",
        "P1T", "wasip1", "wasm32-wasip1-threads", 4, 4, 4, AsyncifyMode::None, false, ExceptionModel::Legacy,
-       ExceptionModel::Legacy, true, "pthread", ".wasm", Runner::WasiThreads, false},
+       ExceptionModel::Exnref, true, "pthread", ".wasm", "node-wasi-threads", false},
       {"native", environment_query({}), "host", "native", host.goos.c_str(), host_triple.c_str(),
        host.data_model.pointer, host.data_model.long_size, host.data_model.ssize_t_size, AsyncifyMode::None, false,
-       ExceptionModel::Host, ExceptionModel::Host, true, "pthread", "", Runner::Native, false},
+       ExceptionModel::Host, ExceptionModel::Host, true, "pthread", "", "native", false},
   };
 }
 
@@ -81,7 +81,8 @@ TEST(Resolve, VariantTable) {
     EXPECT_EQ(spec.capabilities.threads, row.threads);
     EXPECT_EQ(spec.capabilities.context, row.context);
     EXPECT_EQ(spec.output.default_extension, row.extension);
-    EXPECT_EQ(spec.runner, row.runner);
+    ASSERT_FALSE(spec.run_engines.empty());
+    EXPECT_EQ(spec.run_engines.front(), row.first_run_engine);
     EXPECT_EQ(target.implied_goos(), row.implied);
     EXPECT_EQ(target.implied_goarch(), row.implied);
     // The tag set always holds goos, goarch, llgo and exactly one context tag.
@@ -302,7 +303,7 @@ TEST(Resolve, QueryFromJson) {
 TEST(Resolve, ResolvedJsonHasTheContractFields) {
   nlohmann::json json = target_to_json(resolve(named("wasm")));
   for (const char* key : {"name", "variant", "goos", "goarch", "implied", "triple", "data-model", "capabilities",
-                          "build-tags", "cflags", "ldflags", "default-stack-size", "output", "runner"}) {
+                          "build-tags", "cflags", "ldflags", "default-stack-size", "output", "run-engines", "engines"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_EQ(json["implied"], (nlohmann::json{{"goos", true}, {"goarch", true}}));

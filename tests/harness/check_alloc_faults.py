@@ -25,6 +25,7 @@ import subprocess
 import sys
 
 import check_scheddiff
+from engine_command import expand_environment
 
 # The workload: the blocking workout first (channels, a close waking many, a large value,
 # select over many cases, many timers, a sleep; scheddiff.c), then goroutines started directly
@@ -40,7 +41,7 @@ IGNORED = re.compile(r"^==\d+==WARNING: ASan doesn't fully support makecontext/s
 
 
 def run(command, arguments, timeout):
-    return subprocess.run(command + arguments, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(expand_environment(command) + arguments, capture_output=True, text=True, timeout=timeout)
 
 
 def trace_of(stdout):

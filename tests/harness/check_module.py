@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""check_module.py: check a final WASI module the way an engine will see it.
+"""check_module.py: check a final module the way an engine will see it.
 
-  check_module.py --target-json RESOLVED.json [--wasm-opt PATH] MODULE.wasm
+  check_module.py --target-json RESOLVED.json [--wasm-opt PATH] PROGRAM
 
-Reads the module with independent tools (wabt's wasm-objdump for sections, Binaryen's wasm-opt
---print for instructions), not with the driver that linked it, and checks what the resolved
-target's capabilities (`llgo-wasm resolve --json`) promise:
+PROGRAM is a WebAssembly module (WASI: app.wasm) or a loader script whose module lies beside it
+under the same name (Emscripten: app.js -> app.wasm). Reads the module with independent tools
+(wabt's wasm-objdump for sections, Binaryen's wasm-opt --print for instructions), not with the
+driver that linked it, and checks, for every target:
+  no legacy exception handling (try, delegate, rethrow): a published module uses the standard
+       exnref form (try_table) or none; legacy EH is deprecated and standalone engines refuse it
+       (WasmEdge: "Deprecated 'delegate' instruction");
+and, for a WASI module, what the resolved target's capabilities (`llgo-wasm resolve --json`) promise:
   without threads: no shared memory; only wasi_snapshot_preview1 imports (no pthread,
        thread-spawn, wasi-threads or asyncify.* import); exports _start and memory;
   with threads: a shared memory (imported or defined) that starts at its maximum, so it never
        grows (V8 lets a thread keep a grown shared memory's old size for memory.fill bounds:
        docs/p1t.md, Limits); a wasi.thread-spawn import; exports _start;
-  eh.final exnref: exception handling only in the standardized exnref form (try_table), no
-       legacy try/catch/delegate/rethrow;
   stack-switching: the switch instructions are there (cont.new, resume, suspend: the context's
        glue was merged), and nothing is imported from a merged module; without the capability
        there are none. wabt 1.0.32 cannot read continuation types, so such a module's sections
@@ -21,6 +24,7 @@ Prints what it found; exits 1 with every violation listed.
 """
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -44,19 +48,41 @@ def section(module, name):
     return r.stdout
 
 
+def module_of(program):
+    """The module a program is, or the one its loader script loads (same name, .wasm)."""
+    with open(program, "rb") as f:
+        if f.read(4) == b"\0asm":
+            return program
+    beside = os.path.splitext(program)[0] + ".wasm"
+    if not os.path.exists(beside):
+        sys.exit(f"FAIL: {program} is no WebAssembly module and has no {beside} beside it")
+    return beside
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--target-json", required=True, help="the resolved target (llgo-wasm resolve --json)")
     p.add_argument("--wasm-opt", default="wasm-opt")
-    p.add_argument("module")
+    p.add_argument("program")
     a = p.parse_args()
     with open(a.target_json) as f:
         target = json.load(f)
+    a.module = module_of(a.program)
     threads = target["capabilities"]["threads"]
-    exnref = target["capabilities"]["eh"]["final"] == "exnref"
-
+    wasi = "-wasi" in target["triple"]
     stack_switching = target["capabilities"].get("stack-switching", False)
-    text = run([a.wasm_opt, a.module, "-all", "--print"]) if exnref or stack_switching else ""
+    text = run([a.wasm_opt, a.module, "-all", "--print"])
+    problems = []
+    # Every module, whatever its target says: legacy EH prints as (try ... (do ...) (catch ...)),
+    # exnref as (try_table (catch ...)), whose catch clauses are not instructions.
+    legacy = re.findall(r"\((try|delegate|rethrow)(\s|\))", text)
+    if legacy:
+        problems.append(f"legacy exception handling left: {len(legacy)} try/delegate/rethrow "
+                        f"(a final module must use exnref: the link translates it, docs/link-pipeline.md)")
+    print(f"instructions: {text.count('(try_table')} try_table (exnref), {len(legacy)} legacy try/delegate/rethrow")
+    if not wasi:
+        # An Emscripten module: its imports and exports are its loader's business.
+        return report(a.module, target, problems)
 
     if stack_switching:
         import_names = [f"{m}.{n}" for m, n in re.findall(r'^\s*\(import "([^"]+)" "([^"]+)"', text, re.M)]
@@ -69,7 +95,6 @@ def main():
                         if "memory[" in l]
         exports = re.findall(r'-> "([^"]+)"', section(a.module, "Export"))
     shared = any("shared" in l for l in memory_lines)
-    problems = []
     switches = {op: len(re.findall(r"\(" + re.escape(op) + r"[\s)]", text))
                 for op in ("cont.new", "resume", "suspend")}
     if stack_switching:
@@ -101,21 +126,16 @@ def main():
             problems.append(f"no wasi.thread-spawn import (imports: {import_names})")
         if "_start" not in exports:
             problems.append(f"export _start missing (exports: {exports})")
-    if exnref:
-        # Legacy EH prints as (try ... (do ...) (catch ...)); exnref as (try_table (catch ...)),
-        # whose catch clauses are not instructions.
-        legacy = re.findall(r"\((try|delegate|rethrow)(\s|\))", text)
-        if legacy:
-            problems.append(f"legacy exception handling left: {len(legacy)} try/delegate/rethrow")
-        print(f"instructions: {text.count('(try_table')} try_table (exnref), "
-              f"{len(legacy)} legacy try/delegate/rethrow")
-
     print(f"{a.module}: {len(import_names)} imports, memory {memory_lines}, exports {exports}")
+    return report(a.module, target, problems)
+
+
+def report(module, target, problems):
     if problems:
         for pr in problems:
             print("FAIL: " + pr)
         return 1
-    print(f"ok: {target['name']} module checks passed")
+    print(f"ok: {target['name']} module checks passed ({module})")
     return 0
 
 

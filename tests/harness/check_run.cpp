@@ -9,26 +9,32 @@
 //             [--program FILE] -- COMMAND ARGS...
 //       the exit status must be N, and each --stdout-line/--stderr-line must appear, in the
 //       given order, among the output's lines.
-//   check_run --case-file FILE.json --case NAME [--where VARIANT/BACKEND] [--go-trace] ... -- COMMAND
+//   check_run --case-file FILE.json --case NAME [--where VARIANT/BACKEND] [--engine-provides F]...
+//             [--go-trace] ... -- COMMAND
 //       one case of a test program (tests/harness/test_program.h): the exit status and the exact
 //       stdout and stderr its case file gives, with the stdin and environment it gives. A case
-//       that does not apply to VARIANT/BACKEND is not run: its reason is printed and the status
+//       that does not apply to VARIANT/BACKEND, or needs what the engine does not provide (F: the
+//       engine's "provides" in its descriptor), is not run: its reason is printed and the status
 //       is 77 (ctest's SKIP_RETURN_CODE); one held back by a known bug runs, and is 77 while it
 //       fails, 1 once it passes. --go-trace compares stderr only up to Go's goroutine trace line
 //       (check_go_reference.py: Go's own build of the case's program).
 //   check_run --exit 0 --stdout-names FILE.json -- PROGRAM --list
 //       stdout's lines must be the case file's case names.
-//   check_run --list-cases FILE.json VARIANT BACKEND
+//   check_run --list-cases FILE.json VARIANT BACKEND [ENGINE-PROVIDES...]
 //       one line per case, for CMake: "<case> <run|needs|known-bug> <requirement|-> <default|full>
 //       <timing|->".
 //   check_run --validate FILE.json
 //       reads the case file and reports its first error.
 //
 // --program FILE names the built program a command runs: when it is missing the case fails with
-// "not built" and how to build it (a full-tier program in a default-tier tree).
+// "not built" and how to build it (a full-tier program in a default-tier tree). A word of COMMAND
+// holding {environment} becomes one word per variable of the environment the command runs with
+// (an engine that passes the program none of its own: targets/schema.json, engines).
 //
 // The case file format is documented in docs/test-programs.md.
 #include <nlohmann/json.hpp>
+
+#include "llgo_wasm/target.hpp"
 
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -114,8 +120,14 @@ CaseFile load_case_file(const std::string &path) {
   const json requirements = file.data.value("requirements", json::object());
   if (!requirements.is_object()) case_error(path, "\"requirements\" must be an object");
   for (const auto &[name, rule] : requirements.items()) {
-    if (!rule.is_object() || rule.contains("only") == rule.contains("unless") || !rule.contains("why"))
-      case_error(path, "requirement '" + name + "' needs \"why\" and exactly one of \"only\" and \"unless\"");
+    const int kinds = rule.is_object() ? int(rule.contains("only")) + int(rule.contains("unless")) + int(rule.contains("engine_provides")) : 0;
+    if (kinds != 1 || !rule.contains("why"))
+      case_error(path, "requirement '" + name + "' needs \"why\" and exactly one of \"only\", \"unless\" and \"engine_provides\"");
+    if (rule.contains("engine_provides")) {
+      if (!rule["engine_provides"].is_string())
+        case_error(path, "requirement '" + name + "': \"engine_provides\" names one thing an engine provides (a string)");
+      continue;
+    }
     const json &patterns = rule.contains("only") ? rule["only"] : rule["unless"];
     if (!patterns.is_array()) case_error(path, "requirement '" + name + "': its patterns must be a list");
     for (const json &pattern : patterns)
@@ -178,15 +190,31 @@ CaseFile load_case_file(const std::string &path) {
   return file;
 }
 
-// The first requirement of the case that does not hold on variant/backend, or "".
+// The case file at `path`, or nullopt after printing why it cannot be read to `out` (stderr
+// for a listing, stdout with "FAIL: " for a case: ctest shows a case's stdout).
+std::optional<CaseFile> read_case_file(const std::string &path, std::FILE *out, const char *prefix) {
+  try {
+    return load_case_file(path);
+  } catch (const CaseFileError &error) {
+    std::fprintf(out, "%s%s\n", prefix, error.message.c_str());
+    return std::nullopt;
+  }
+}
+
+// The first requirement of the case that does not hold on variant/backend under an engine that
+// provides `provides`, or "".
 std::string unmet_requirement(const CaseFile &file, const std::string &name, const std::string &variant,
-                              const std::string &backend) {
+                              const std::string &backend, const std::set<std::string> &provides) {
   const std::string where = variant + "/" + backend;
   const json &c = file.cases().at(name);
   if (!c.contains("requires")) return "";
   for (const json &r : c["requires"]) {
     const std::string requirement = r.get<std::string>();
     const json &rule = file.data["requirements"][requirement];
+    if (rule.contains("engine_provides")) {
+      if (!provides.count(rule["engine_provides"].get<std::string>())) return requirement;
+      continue;
+    }
     const bool only = rule.contains("only");
     bool matches = false;
     for (const json &pattern : only ? rule["only"] : rule["unless"])
@@ -251,7 +279,7 @@ Result run(const std::vector<std::string> &command, const std::map<std::string, 
   std::vector<char *> envp, argv;
   for (auto &s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::vector<std::string> args = command;
+  std::vector<std::string> args = llgo_wasm::expand_environment_words(command, env_strings);
   for (auto &s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
 
@@ -472,21 +500,19 @@ struct Options {
   std::string case_file, case_name, where, stdout_names, program;
   bool go_trace = false;
   std::vector<std::string> stdout_lines, stderr_lines;
+  std::set<std::string> engine_provides;
   std::map<std::string, std::string> env;
   double timeout = 300;
   std::vector<std::string> command;
 };
 
-int list_cases(const std::string &path, const std::string &variant, const std::string &backend) {
-  CaseFile file;
-  try {
-    file = load_case_file(path);
-  } catch (const CaseFileError &error) {
-    std::fprintf(stderr, "%s\n", error.message.c_str());
-    return 1;
-  }
+int list_cases(const std::string &path, const std::string &variant, const std::string &backend,
+               const std::set<std::string> &provides) {
+  std::optional<CaseFile> read = read_case_file(path, stderr, "");
+  if (!read) return 1;
+  const CaseFile &file = *read;
   for (const auto &[name, c] : file.cases().items()) {
-    std::string requirement = unmet_requirement(file, name, variant, backend);
+    std::string requirement = unmet_requirement(file, name, variant, backend, provides);
     std::string kind = "run";
     if (!requirement.empty())
       kind = file.data["requirements"][requirement].value("known_bug", false) ? "known-bug" : "needs";
@@ -502,18 +528,12 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "--list-cases") {
-    if (args.size() != 4) return usage("--list-cases FILE.json VARIANT BACKEND");
-    return list_cases(args[1], args[2], args[3]);
+    if (args.size() < 4) return usage("--list-cases FILE.json VARIANT BACKEND [ENGINE-PROVIDES...]");
+    return list_cases(args[1], args[2], args[3], std::set<std::string>(args.begin() + 4, args.end()));
   }
   if (!args.empty() && args[0] == "--validate") {
     if (args.size() != 2) return usage("--validate FILE.json");
-    try {
-      load_case_file(args[1]);
-    } catch (const CaseFileError &error) {
-      std::fprintf(stderr, "%s\n", error.message.c_str());
-      return 1;
-    }
-    return 0;
+    return read_case_file(args[1], stderr, "") ? 0 : 1;
   }
 
   Options o;
@@ -542,7 +562,8 @@ int main(int argc, char **argv) {
     }
     static const std::set<std::string> valued = {"--exit",        "--case-file",   "--case",  "--where",
                                                   "--stdout-names", "--stdout-line", "--stderr-line",
-                                                  "--env",         "--timeout",     "--program"};
+                                                  "--env",         "--timeout",     "--program",
+                                                  "--engine-provides"};
     if (!valued.count(name)) return usage(("unknown option " + a).c_str());
     if (!take()) return usage((name + " needs a value").c_str());
     try {
@@ -558,6 +579,7 @@ int main(int argc, char **argv) {
     else if (name == "--stdout-line") o.stdout_lines.push_back(value);
     else if (name == "--stderr-line") o.stderr_lines.push_back(value);
     else if (name == "--program") o.program = value;
+    else if (name == "--engine-provides") o.engine_provides.insert(value);
     else if (name == "--env") {
       auto e = value.find('=');
       if (e == std::string::npos) return usage(("--env " + value + ": not NAME=VALUE").c_str());
@@ -570,13 +592,9 @@ int main(int argc, char **argv) {
   std::optional<StdinFeed> feed;
   if (!o.case_name.empty()) {
     if (o.case_file.empty()) return usage("--case needs --case-file");
-    CaseFile file;
-    try {
-      file = load_case_file(o.case_file);
-    } catch (const CaseFileError &error) {
-      std::printf("FAIL: %s\n", error.message.c_str());
-      return 1;
-    }
+    std::optional<CaseFile> read = read_case_file(o.case_file, stdout, "FAIL: ");
+    if (!read) return 1;
+    const CaseFile &file = *read;
     if (!file.cases().contains(o.case_name)) {
       std::printf("FAIL: %s has no case '%s'\n", o.case_file.c_str(), o.case_name.c_str());
       return 1;
@@ -585,7 +603,8 @@ int main(int argc, char **argv) {
       auto slash = o.where.find('/');
       if (slash == std::string::npos || o.where.find('/', slash + 1) != std::string::npos)
         return usage("--where VARIANT/BACKEND");
-      std::string requirement = unmet_requirement(file, o.case_name, o.where.substr(0, slash), o.where.substr(slash + 1));
+      std::string requirement =
+          unmet_requirement(file, o.case_name, o.where.substr(0, slash), o.where.substr(slash + 1), o.engine_provides);
       if (!requirement.empty()) {
         const json &rule = file.data["requirements"][requirement];
         std::string why = "needs " + requirement + ": " + rule["why"].get<std::string>();
@@ -646,15 +665,10 @@ int main(int argc, char **argv) {
                        json_quoted(compared_stderr) + ", expected " + json_quoted(*expected_stderr));
   if (stderr_has && r.err.find(*stderr_has) == std::string::npos) problems.push_back("stderr lacks " + json_quoted(*stderr_has));
   if (!o.stdout_names.empty()) {
-    CaseFile names;
-    try {
-      names = load_case_file(o.stdout_names);
-    } catch (const CaseFileError &error) {
-      std::printf("FAIL: %s\n", error.message.c_str());
-      return 1;
-    }
+    std::optional<CaseFile> names = read_case_file(o.stdout_names, stdout, "FAIL: ");
+    if (!names) return 1;
     std::set<std::string> expected, listed(out_lines.begin(), out_lines.end());
-    for (const auto &[name, c] : names.cases().items()) {
+    for (const auto &[name, c] : names->cases().items()) {
       (void)c;
       expected.insert(name);
     }

@@ -34,6 +34,8 @@ import subprocess
 import sys
 import time
 
+from engine_command import expand_environment
+
 # ---- programs -----------------------------------------------------------------------------------
 # An op is (kind, id, arg): arg is a list of ops for s/w/W/c/d, the depth for k, else None.
 COMPOUND = "swWcd"
@@ -281,7 +283,7 @@ def model(program):
 
 def run_engine(command, programs, timeout):
     """{index: trace} from one engine run, plus its exit status and stderr."""
-    result = subprocess.run(command + [serialize(p) for p in programs], capture_output=True, text=True,
+    result = subprocess.run(expand_environment(command) + [serialize(p) for p in programs], capture_output=True, text=True,
                             timeout=timeout)
     traces = {}
     for line in result.stdout.splitlines():

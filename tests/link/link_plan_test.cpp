@@ -154,9 +154,10 @@ TEST(LinkPlan, DebugInformationOnlyWhenTheLinkLineAsksForIt) {
   auto debug = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-O0", "-g", "-o", "app.wasm"}), tools(), naming());
   EXPECT_FALSE(contains(debug.steps[0].command, "-Wl,--strip-debug"));
   EXPECT_TRUE(contains(debug.steps[2].command, "-g"));
-  // No wasm-opt step (P1T): still no DWARF without -g.
+  // P1T (its wasm-opt step only translates exceptions): no DWARF without -g either.
   auto threads = build_link_plan(resolved_p1t(), parse_link_arguments({"main.o", "-o", "app.wasm"}), tools(), naming());
   EXPECT_TRUE(contains(threads.steps[0].command, "-Wl,--strip-debug"));
+  EXPECT_FALSE(contains(threads.steps[1].command, "-g"));
   // Archives are not linked.
   auto archive = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "archive", "a.o", "-o", "a.a"}), tools(), naming());
   EXPECT_FALSE(contains(archive.steps[0].command, "-Wl,--strip-debug"));
@@ -229,13 +230,24 @@ TEST(LinkPlan, ArchivesAndSharedLibrariesHaveNoPostLinkSteps) {
   for (const auto& step : shared.steps) EXPECT_NE(step.name, "asyncify+exnref");
 }
 
-TEST(LinkPlan, P1TLinksWithoutAsyncifyAndChecksSharedMemory) {
+// P1T has no Asyncify, yet its published module holds standard exnref, as every final module does:
+// one wasm-opt step translates LLVM 19's legacy EH, and the check refuses any legacy left.
+TEST(LinkPlan, P1TTranslatesToExnrefWithoutAsyncifyAndChecksSharedMemory) {
   auto plan = build_link_plan(resolved_p1t(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
-  ASSERT_EQ(plan.steps.size(), 3u);
+  ASSERT_EQ(plan.steps.size(), 4u);
   EXPECT_EQ(plan.steps[0].name, "link");
   EXPECT_TRUE(contains(plan.steps[0].command, "-pthread"));
-  ASSERT_TRUE(plan.steps[1].expectations.has_value());
-  EXPECT_TRUE(plan.steps[1].expectations->require_shared_memory);
+  EXPECT_EQ(plan.steps[1].name, "wasm-opt+exnref");
+  const auto& opt = plan.steps[1].command;
+  EXPECT_EQ(opt.front(), tools().wasm_opt);
+  EXPECT_TRUE(contains(opt, "--enable-exception-handling"));
+  ASSERT_TRUE(contains(opt, "--translate-to-exnref"));
+  EXPECT_EQ(opt[opt.size() - 3], "--translate-to-exnref") << "last, as on P1";
+  for (const auto& word : opt) EXPECT_EQ(word.find("asyncify"), std::string::npos) << "no Asyncify: " << word;
+  ASSERT_TRUE(plan.steps[2].expectations.has_value());
+  EXPECT_TRUE(plan.steps[2].expectations->require_shared_memory);
+  EXPECT_TRUE(plan.steps[2].expectations->forbid_legacy_exceptions);
+  EXPECT_EQ(plan.steps[3].name, "publish");
 }
 
 TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {

@@ -153,8 +153,13 @@ void CacheStore::write_entry(const CacheEntry& entry) {
   file.publish(entry_path(entry.key));
 }
 
-CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std::string, fs::path>>& outputs,
-                           const nlohmann::json& metadata) {
+namespace {
+
+// The entry a put of `outputs` makes, each output's digest and size from `record` (which reads the
+// file once: into the store, or only through a hash), its outputs in name order.
+template <typename Record>
+CacheEntry entry_of_outputs(std::string_view key, const std::vector<std::pair<std::string, fs::path>>& outputs,
+                            const nlohmann::json& metadata, Record&& record) {
   check_cache_key(key);
   if (!metadata.is_object()) throw DriverError("cache put: metadata must be a JSON object");
   check_put_outputs(outputs);
@@ -162,12 +167,23 @@ CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std
   entry.key = key;
   entry.metadata = metadata;
   for (const auto& [name, path] : outputs) {
+    auto [digest, size] = record(path);
+    entry.outputs.push_back({name, std::move(digest), size});
+  }
+  std::sort(entry.outputs.begin(), entry.outputs.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return entry;
+}
+
+}  // namespace
+
+CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std::string, fs::path>>& outputs,
+                           const nlohmann::json& metadata) {
+  CacheEntry entry = entry_of_outputs(key, outputs, metadata, [&](const fs::path& path) {
     std::unique_ptr<BlobWriter> blob = new_blob();
     read_output_file(path, [&](const char* data, std::size_t size) { blob->write(data, size); });
     std::uint64_t size = blob->size();
-    entry.outputs.push_back({name, *blob->commit(), size});
-  }
-  std::sort(entry.outputs.begin(), entry.outputs.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return std::pair<std::string, std::uint64_t>{*blob->commit(), size};
+  });
   write_entry(entry);
   if (max_bytes_ > 0 && stats().bytes > max_bytes_) trim(max_bytes_);
   return entry;
@@ -175,23 +191,15 @@ CacheEntry CacheStore::put(std::string_view key, const std::vector<std::pair<std
 
 CacheEntry describe_outputs(std::string_view key, const std::vector<std::pair<std::string, fs::path>>& outputs,
                             const nlohmann::json& metadata) {
-  check_cache_key(key);
-  if (!metadata.is_object()) throw DriverError("cache put: metadata must be a JSON object");
-  check_put_outputs(outputs);
-  CacheEntry entry;
-  entry.key = key;
-  entry.metadata = metadata;
-  for (const auto& [name, path] : outputs) {
+  return entry_of_outputs(key, outputs, metadata, [](const fs::path& path) {
     Sha256 digest;
     std::uint64_t size = 0;
     read_output_file(path, [&](const char* data, std::size_t count) {
       digest.update(data, count);
       size += count;
     });
-    entry.outputs.push_back({name, digest.hex(), size});
-  }
-  std::sort(entry.outputs.begin(), entry.outputs.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return entry;
+    return std::pair<std::string, std::uint64_t>{digest.hex(), size};
+  });
 }
 
 void check_expected_outputs(const CacheEntry& entry, const std::vector<std::string>& expected) {

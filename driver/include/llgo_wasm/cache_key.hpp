@@ -49,7 +49,7 @@ struct CacheKey {
 // The ABI-relevant fields of a resolved target, as name/value text pairs in a fixed order,
 // derived from its serialised form (target_to_json), so a new descriptor key takes part in
 // the key unless it is listed as non-ABI. Names are dotted key paths ("data-model.pointer").
-// Fields that cannot change generated code (name, runner, engines, output extensions,
+// Fields that cannot change generated code (name, run-engines, engines, output extensions,
 // descriptor file names, where GOOS came from, the supported-context list) are left out, and
 // so is the derived "effective" record, which follows from the fields that are in.
 std::vector<std::pair<std::string, std::string>> abi_fields(const ResolvedTarget& target);

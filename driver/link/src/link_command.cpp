@@ -11,6 +11,7 @@
 #include "llgo_wasm/link_arguments.hpp"
 #include "llgo_wasm/link_executor.hpp"
 #include "llgo_wasm/link_plan.hpp"
+#include "llgo_wasm/llgo_wasm_root.hpp"
 #include "llgo_wasm/program_merge.hpp"
 #include "llgo_wasm/wasm_opt_discovery.hpp"
 
@@ -66,17 +67,6 @@ std::optional<std::string> choose_wasi_sysroot(const EnvironmentLookup& environm
     tried.push_back(candidate);
   }
   return std::nullopt;
-}
-
-// An installed llgo-wasm (`cmake --install`) keeps the files {root} names in share/llgo-wasm beside
-// its bin/: that folder, found from this executable's own location, so a moved prefix still works.
-std::optional<std::string> installed_llgo_wasm_root() {
-  std::error_code error;
-  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-  if (error) return std::nullopt;
-  const fs::path root = executable.parent_path().parent_path() / "share" / "llgo-wasm";
-  if (!fs::is_directory(root / "runtime", error)) return std::nullopt;
-  return root.string();
 }
 
 std::string random_token() {
@@ -188,8 +178,7 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   const EnvironmentLookup environment = process_environment();
   if (arguments.print_wasm_opt) return print_wasm_opt(arguments, environment);
   LinkToolchain toolchain;
-  toolchain.llgo_wasm_root = environment("LLGO_WASM_ROOT");
-  if (!toolchain.llgo_wasm_root) toolchain.llgo_wasm_root = installed_llgo_wasm_root();
+  toolchain.llgo_wasm_root = find_llgo_wasm_root(environment);
   if (!toolchain.llgo_wasm_root) {
     std::vector<std::string> root_relative = effective_flags(target.spec).ldflags;
     for (const auto& module : chosen_context_merge(target.spec).modules) root_relative.push_back(module.source);
@@ -215,7 +204,7 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   std::optional<std::string> wasm_opt_problem;
   std::optional<WasmOptTool> wasm_opt;
   const bool merge = arguments.kind == LinkOutputKind::executable && needs_program_merge(target);
-  if (arguments.kind == LinkOutputKind::executable && (needs_post_link_asyncify(target) || merge)) {
+  if (arguments.kind == LinkOutputKind::executable && needs_post_link_wasm_opt(target)) {
     try {
       wasm_opt = discover_wasm_opt(environment, merge ? kMinimumMergeBinaryenVersion : minimum_wasm_opt_version);
       toolchain.wasm_opt = wasm_opt->path;

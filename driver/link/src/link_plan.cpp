@@ -72,19 +72,6 @@ std::vector<std::string> descriptor_flag_words(const std::string& flag) {
   return words;
 }
 
-std::string shell_quote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of(
-                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
-                           std::string::npos) {
-    return word;
-  }
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') quoted += "'\\''";
-    else quoted += c;
-  }
-  return quoted + "'";
-}
 
 std::string describe_expectations(const ModuleExpectations& e) {
   std::vector<std::string> parts;
@@ -142,6 +129,20 @@ std::string stack_size_source(std::uint64_t size) {
 
 }  // namespace
 
+std::string shell_quote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
+                           std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') quoted += "'\\''";
+    else quoted += c;
+  }
+  return quoted + "'";
+}
+
 const std::vector<std::string>& default_asyncify_switch_imports() {
   static const std::vector<std::string> imports = {"asyncify.start_unwind", "asyncify.stop_rewind"};
   return imports;
@@ -181,6 +182,15 @@ bool needs_post_link_asyncify(const ResolvedTarget& target) {
 }
 
 bool needs_program_merge(const ResolvedTarget& target) { return !chosen_context_merge(target.spec).empty(); }
+
+bool needs_exception_translation(const ResolvedTarget& target) {
+  const ExceptionModels& eh = target.spec.capabilities.eh;
+  return eh.compile == ExceptionModel::Legacy && eh.final == ExceptionModel::Exnref;
+}
+
+bool needs_post_link_wasm_opt(const ResolvedTarget& target) {
+  return needs_post_link_asyncify(target) || needs_program_merge(target) || needs_exception_translation(target);
+}
 
 // emcc writes <name>.js and a <name>.wasm the script loads by name, so it links into a
 // temporary folder under the output's own name, whose files are then moved beside the output.
@@ -233,7 +243,9 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   const bool executable = arguments.kind == LinkOutputKind::executable;
   const bool asyncify = executable && needs_post_link_asyncify(target);
   const bool merge = executable && needs_program_merge(target);
-  const bool post_link = asyncify || merge;  // a wasm-opt step follows the link
+  // A wasm-opt step follows the link: Asyncify, the merged modules' clean-up, or only the
+  // translation of legacy EH to exnref (P1T: every published module uses standard EH).
+  const bool post_link = executable && needs_post_link_wasm_opt(target);
   // emcc runs Binaryen (and its Asyncify) itself.
   const bool emscripten = spec.capabilities.asyncify == AsyncifyMode::Emscripten;
   const std::optional<std::string> level =
@@ -374,7 +386,7 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     plan.temporaries.push_back(final_module);
     std::vector<std::string> wasm_opt = {toolchain.wasm_opt, to_publish};
     for (const auto& flag : binaryen_feature_flags(features)) wasm_opt.push_back(flag);
-    const bool translate_exceptions = spec.capabilities.eh.compile != spec.capabilities.eh.final;
+    const bool translate_exceptions = needs_exception_translation(target);
     std::optional<std::string> asyncify_arguments;
     switch (asyncify ? arguments.asyncify : AsyncifyInstrumentation::none) {
       case AsyncifyInstrumentation::narrowed: {

@@ -20,10 +20,6 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ExceptionModel, {{ExceptionModel::None, "none"},
                                               {ExceptionModel::Exnref, "exnref"},
                                               {ExceptionModel::Emscripten, "emscripten"},
                                               {ExceptionModel::Host, "host"}})
-NLOHMANN_JSON_SERIALIZE_ENUM(Runner, {{Runner::Node, "node"},
-                                      {Runner::Wasi, "wasi"},
-                                      {Runner::WasiThreads, "wasi-threads"},
-                                      {Runner::Native, "native"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(StackMode, {{StackMode::Shared, "shared"}, {StackMode::Separate, "separate"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(Origin, {{Origin::Target, "target"},
                                       {Origin::Flag, "flag"},
@@ -37,7 +33,6 @@ template <typename Enum>
 constexpr std::size_t kCount = 0;
 template <> constexpr std::size_t kCount<AsyncifyMode> = 3;
 template <> constexpr std::size_t kCount<ExceptionModel> = 5;
-template <> constexpr std::size_t kCount<Runner> = 4;
 template <> constexpr std::size_t kCount<StackMode> = 2;
 template <> constexpr std::size_t kCount<Origin> = 4;
 
@@ -71,17 +66,14 @@ std::optional<Enum> parse(std::string_view text) {
 
 std::string_view to_string(AsyncifyMode v) { return spelling(v); }
 std::string_view to_string(ExceptionModel v) { return spelling(v); }
-std::string_view to_string(Runner v) { return spelling(v); }
 std::string_view to_string(StackMode v) { return spelling(v); }
 std::string_view to_string(Origin v) { return spelling(v); }
 std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view s) { return parse<AsyncifyMode>(s); }
 std::optional<ExceptionModel> parse_exception_model(std::string_view s) { return parse<ExceptionModel>(s); }
-std::optional<Runner> parse_runner(std::string_view s) { return parse<Runner>(s); }
 std::optional<StackMode> parse_stack_mode(std::string_view s) { return parse<StackMode>(s); }
 std::optional<Origin> parse_origin(std::string_view s) { return parse<Origin>(s); }
 const std::vector<std::string_view>& asyncify_mode_names() { return spellings<AsyncifyMode>(); }
 const std::vector<std::string_view>& exception_model_names() { return spellings<ExceptionModel>(); }
-const std::vector<std::string_view>& runner_names() { return spellings<Runner>(); }
 const std::vector<std::string_view>& stack_mode_names() { return spellings<StackMode>(); }
 const std::vector<std::string_view>& origin_names() { return spellings<Origin>(); }
 

@@ -137,8 +137,11 @@ json spec_to_json(const TargetSpec& spec) {
   }
   json engines = json::object();
   for (const auto& [name, engine] : spec.engines) {
-    engines[name] = {{"command", engine.command},   {"extension", engine.extension}, {"optional", engine.optional},
-                     {"sampled", engine.sampled},   {"labels", engine.labels}};
+    engines[name] = {{"command", engine.command},     {"extension", engine.extension}, {"optional", engine.optional},
+                     {"sampled", engine.sampled},     {"every-case", engine.every_case},
+                     {"provides", engine.provides},   {"labels", engine.labels}};
+    // Optional in descriptors: written only when set, so the form loads back through the schema.
+    if (!engine.minimum_version.empty()) engines[name]["minimum-version"] = engine.minimum_version;
   }
   json document{
       {"name", spec.name},
@@ -169,7 +172,7 @@ json spec_to_json(const TargetSpec& spec) {
       {"separate-stack-size", spec.separate_stack_size},
       {"output",
        {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
-      {"runner", to_string(spec.runner)},
+      {"run-engines", spec.run_engines},
       {"engines", engines},
   };
   // Absent means no cap (the loader takes only positive integers there).
@@ -242,12 +245,13 @@ TargetSpec spec_from_json(const json& value) {
   spec.link_optimization = root.optional_string("link-optimization");
   JsonReader output = root.object("output");
   spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};
-  spec.runner = root.enumerated("runner", parse_runner, runner_names());
+  spec.run_engines = root.optional_strings("run-engines");
   root.each_member("engines", [&](const std::string& name, const json& engine, const std::string& path) {
     JsonReader reader(engine, path);
-    spec.engines[name] = Engine{reader.strings("command"), reader.optional_string("extension"),
+    spec.engines[name] = Engine{reader.strings("command"),          reader.optional_string("extension"),
                                 reader.optional_boolean("optional"), reader.optional_boolean("sampled"),
-                                reader.optional_strings("labels")};
+                                reader.optional_boolean("every-case"), reader.optional_string("minimum-version"),
+                                reader.optional_strings("provides"), reader.optional_strings("labels")};
   });
   return spec;
 }

@@ -116,11 +116,19 @@ std::string temporary_path(const std::string& output_path, const std::string& ro
 // kept, DWARF rewritten for the optimised code).
 bool link_line_keeps_debug_info(const std::vector<std::string>& line);
 
+// A word as a POSIX shell reads it back: as it is when it needs no quoting, else in '...'.
+std::string shell_quote(const std::string& word);
+
 // Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
 bool needs_post_link_asyncify(const ResolvedTarget& target);
 // Does its chosen context merge modules into executables (then wasm-merge and a wasm-opt step
 // follow the link, without Asyncify)?
 bool needs_program_merge(const ResolvedTarget& target);
+// Does the compiler's exception handling differ from what the published module must contain
+// (legacy -> exnref: a wasm-opt step with --translate-to-exnref follows the link, last)?
+bool needs_exception_translation(const ResolvedTarget& target);
+// Any of the three: an executable of this target gets a post-link wasm-opt step.
+bool needs_post_link_wasm_opt(const ResolvedTarget& target);
 
 LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& arguments,
                          const LinkToolchain& toolchain, const TemporaryNaming& naming);

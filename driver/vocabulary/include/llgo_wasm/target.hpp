@@ -40,7 +40,6 @@ using ContextBackend = std::string;
 
 enum class AsyncifyMode { None, Emscripten, PostLink };
 enum class ExceptionModel { None, Legacy, Exnref, Emscripten, Host };
-enum class Runner { Node, Wasi, WasiThreads, Native };
 // Where goroutine stacks live (runtime/src/wasmcontext_storage_<mode>.c): all on one shared stack,
 // each switched-out goroutine keeping a right-sized copy, or a fixed stack per goroutine.
 enum class StackMode { Shared, Separate };
@@ -50,19 +49,16 @@ enum class Origin { Target, Flag, Environment, Host };
 // Spelling used in descriptors, JSON and messages ("post-link", "emscripten-fiber", ...).
 std::string_view to_string(AsyncifyMode);
 std::string_view to_string(ExceptionModel);
-std::string_view to_string(Runner);
 std::string_view to_string(StackMode);
 std::string_view to_string(Origin);
 // Inverse of to_string; std::nullopt for an unknown spelling.
 std::optional<AsyncifyMode> parse_asyncify_mode(std::string_view);
 std::optional<ExceptionModel> parse_exception_model(std::string_view);
-std::optional<Runner> parse_runner(std::string_view);
 std::optional<StackMode> parse_stack_mode(std::string_view);
 std::optional<Origin> parse_origin(std::string_view);
 // Every spelling of each enum, in declaration order (for messages and the schema).
 const std::vector<std::string_view>& asyncify_mode_names();
 const std::vector<std::string_view>& exception_model_names();
-const std::vector<std::string_view>& runner_names();
 const std::vector<std::string_view>& stack_mode_names();
 const std::vector<std::string_view>& origin_names();
 // The build tag that names a context backend: "llgo.context_emscripten_fiber", ...
@@ -118,14 +114,25 @@ struct OutputPolicy {
 
 // How to run a program of a target under one engine.
 struct Engine {
-  // argv; "{program}" is the program, "{root}" the llgo-wasm root. The first word is a tool
-  // the consumer finds on the machine (node, wasmtime), unless it is the program itself.
+  // argv; "{program}" is the program, "{root}" the llgo-wasm root, and a word holding
+  // "{environment}" stands for one word per variable of the program's environment (NAME=VALUE in
+  // its place: engine_command_words). The first word is a tool the consumer finds on the machine
+  // (node, wasmedge; llgo-wasm run says where it looks), unless it is the program itself.
   std::vector<std::string> command;
   std::string extension;  // the output extension this engine runs; "" = the default one
   bool optional = false;  // used only when its tool is installed
   // Each run is costly (a browser starts): the engine runs the smoke program and the
   // scheduler fixture's modes, not every case of every test program.
   bool sampled = false;
+  // The default test tier runs every test-program case on this engine too, not only on the
+  // target's primary engine (a standalone runtime whose differences from Node matter).
+  bool every_case = false;
+  // The oldest version of the tool that runs this target's programs ("24", "0.14"): compared
+  // with the first dotted number `TOOL --version` prints. "" = any.
+  std::string minimum_version;
+  // What the engine's runner offers beyond running the program, which test cases may require
+  // ("wasi-poll-audit": tests/runners/run-wasi.mjs reports poll_oneoff's subscriptions).
+  std::vector<std::string> provides;
   std::vector<std::string> labels;  // test labels of every run on this engine ("browser")
   bool operator==(const Engine&) const = default;
 };
@@ -151,8 +158,16 @@ struct ProgramMerge {
 // them, so a resolved target (and its cache key) is the same in every checkout.
 inline constexpr std::string_view kRootPlaceholder = "{root}";        // the llgo-wasm root
 inline constexpr std::string_view kProgramPlaceholder = "{program}";  // engines: the program
+// engines: a word holding it is repeated once per environment variable (NAME=VALUE in its place)
+inline constexpr std::string_view kEnvironmentPlaceholder = "{environment}";
 // `text` with every `placeholder` replaced by `value`.
 std::string substitute(std::string text, std::string_view placeholder, std::string_view value);
+// An engine command's words with each word holding {environment} replaced by one word per entry
+// of `environment` (NAME=VALUE strings, in order), the placeholder replaced by the entry; other
+// words are kept. For engines that pass no environment of their own to the program (WasmEdge:
+// "--env={environment}"). Every consumer that starts an engine applies it at run time.
+std::vector<std::string> expand_environment_words(const std::vector<std::string>& command,
+                                                  const std::vector<std::string>& environment);
 
 // Everything a target decides, shared by a loaded descriptor and a resolved target.
 struct TargetSpec {
@@ -193,7 +208,9 @@ struct TargetSpec {
   // link line names none: "-O0".."-O4", "-Os", "-Oz"; "" = the tool's own default.
   std::string link_optimization;
   OutputPolicy output;
-  Runner runner = Runner::Native;
+  // The engines `llgo-wasm run` chooses from, in order of preference: the first that runs the
+  // program's extension and whose tool is here (names of `engines`).
+  std::vector<std::string> run_engines;
   std::map<std::string, Engine> engines;  // by engine name
   bool operator==(const TargetSpec&) const = default;
 };
