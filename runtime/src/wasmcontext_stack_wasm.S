@@ -17,6 +17,7 @@
 #endif
 
   .globaltype __stack_pointer, PTR
+  .functype llgo_wasmcontext_stack_overflow (PTR) -> ()
 
   .section .globals,"",@
   .globaltype __llgo_stack_guard, PTR
@@ -66,6 +67,8 @@ llgo_wasmcontext_switch_stack:
 
   .globl llgo_stack_overflow_trap
   .type llgo_stack_overflow_trap,@function
+  // Nothing calls the trap until the link's check does: kept through wasm-ld's --gc-sections.
+  .no_dead_strip llgo_stack_overflow_trap
 llgo_stack_overflow_trap:
   .functype llgo_stack_overflow_trap (PTR) -> ()
 #ifdef __wasm_atomics__
