@@ -43,11 +43,79 @@ size_t llgo_stack_guard_bytes(void) {
   return (GUARD_BYTES + page - 1) / page * page;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LLGO_STACK_GUARD_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LLGO_STACK_GUARD_LSAN 1
+#endif
+#endif
+
+#ifdef LLGO_STACK_GUARD_LSAN
+/* LeakSanitizer's check at exit reads every heap block and every thread's whole stack, guard
+ * pages included, and dies of the fault ("Tracer caught signal 11"). So under the sanitizer the
+ * guards in place are remembered, and an exit handler, registered after LeakSanitizer's and so
+ * run before it, makes them readable again: at exit no stack runs any more. */
+static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char **guards;
+static size_t guards_count, guards_capacity;
+static pthread_once_t guards_once = PTHREAD_ONCE_INIT;
+
+static void unprotect_all_at_exit(void) {
+  int locked = pthread_mutex_trylock(&guards_lock) == 0; /* an exit from a fault may hold it */
+  for (size_t i = 0; i < guards_count; i++) {
+    mprotect(guards[i], llgo_stack_guard_bytes(), PROT_READ | PROT_WRITE);
+  }
+  guards_count = 0;
+  if (locked) {
+    pthread_mutex_unlock(&guards_lock);
+  }
+}
+
+static void register_exit_handler(void) { atexit(unprotect_all_at_exit); }
+
+static void remember_guard(unsigned char *guard) {
+  pthread_once(&guards_once, register_exit_handler);
+  pthread_mutex_lock(&guards_lock);
+  if (guards_count == guards_capacity) {
+    size_t capacity = guards_capacity == 0 ? 64 : guards_capacity * 2;
+    unsigned char **grown = realloc(guards, capacity * sizeof *grown);
+    if (grown == NULL) {
+      abort(); /* LCOV_EXCL_LINE: the sanitizer build only */
+    }
+    guards = grown;
+    guards_capacity = capacity;
+  }
+  guards[guards_count++] = guard;
+  pthread_mutex_unlock(&guards_lock);
+}
+
+static void forget_guard(unsigned char *guard) {
+  pthread_mutex_lock(&guards_lock);
+  for (size_t i = 0; i < guards_count; i++) {
+    if (guards[i] == guard) {
+      guards[i] = guards[--guards_count];
+      break;
+    }
+  }
+  pthread_mutex_unlock(&guards_lock);
+}
+#endif
+
 int llgo_stack_guard_protect(unsigned char *guard) {
-  return mprotect(guard, llgo_stack_guard_bytes(), PROT_NONE);
+  int result = mprotect(guard, llgo_stack_guard_bytes(), PROT_NONE);
+#ifdef LLGO_STACK_GUARD_LSAN
+  if (result == 0) {
+    remember_guard(guard);
+  }
+#endif
+  return result;
 }
 
 void llgo_stack_guard_unprotect(unsigned char *guard) {
+#ifdef LLGO_STACK_GUARD_LSAN
+  forget_guard(guard);
+#endif
   mprotect(guard, llgo_stack_guard_bytes(), PROT_READ | PROT_WRITE);
 }
 
