@@ -41,8 +41,10 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_lay_out(llgo_wasmcontext_storag
   size_t page = llgo_stack_guard_page_size();
   storage->guard = (unsigned char *)(((uintptr_t)floor_end + page - 1) & ~(uintptr_t)(page - 1));
   if (llgo_stack_guard_protect(storage->guard) != 0) {
+    /* LCOV_EXCL_START: mprotect of pages we own */
     storage->guard = NULL;
-    return LLGO_WASMCONTEXT_BACKEND_FAILED; /* LCOV_EXCL_LINE: mprotect of pages we own */
+    return LLGO_WASMCONTEXT_BACKEND_FAILED;
+    /* LCOV_EXCL_STOP */
   }
   storage->stack_limit = storage->guard + llgo_stack_guard_bytes();
 #endif

@@ -90,6 +90,7 @@ void llgo_wasmcontext_storage_reset(llgo_wasmcontext_storage *storage) {
   storage->save_overflow_injected = 0;
 }
 
+/* LCOV_EXCL_START: called by the backends that save Asyncify data only (wasm) */
 unsigned char *llgo_wasmcontext_storage_save_start(const llgo_wasmcontext_storage *storage) {
   (void)storage;
   return shared.block; /* the scratch space holds the shared stack's worth */
@@ -99,6 +100,7 @@ unsigned char *llgo_wasmcontext_storage_save_end(const llgo_wasmcontext_storage 
   (void)storage;
   return shared.stack_top;
 }
+/* LCOV_EXCL_STOP */
 
 llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_storage *storage,
                                                            void *stack_pointer,
