@@ -269,7 +269,10 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
             "-O2"]
     out_dir.mkdir(parents=True, exist_ok=True)
     programs = {}
-    for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"])):
+    # "no-check": narrowed, without the link's stack-overflow check (--stack-check off): the
+    # baseline of the check's cost, from the same objects in the same run.
+    for mode, extra in (("narrowed", []), ("wide", ["--no-asyncify-narrowing"]),
+                        ("no-check", ["--stack-check", "off"])):
         output = out_dir / f"bench_runtime_asyncify_{mode}.wasm"
         seconds, sizes = [], None
         try:
@@ -283,11 +286,14 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
         except BenchError as error:
             add_missing("asyncify link", "P1", f"asyncify ({mode})", "-O2", str(error))
             continue
-        add_row("wasm-opt time", "P1", f"asyncify ({mode})", "--asyncify -O2 --translate-to-exnref",
+        label = {"narrowed": "asyncify (narrowed)", "wide": "asyncify (wide)", "no-check": "asyncify (no stack check)"}[mode]
+        add_row("wasm-opt time", "P1", label, "--asyncify -O2 --translate-to-exnref",
                 [s * 1000 for s in seconds], "ms")
-        add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
-        add_row("module size", "P1", f"asyncify ({mode})", "final module, -O2", [output.stat().st_size], "B")
-        programs[mode] = Program("P1", "asyncify" if mode == "narrowed" else "asyncify (wide)", output,
+        if mode == "narrowed":
+            add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
+        add_row("module size", "P1", label, "final module, -O2", [output.stat().st_size], "B")
+        programs[mode] = Program("P1", {"narrowed": "asyncify", "wide": "asyncify (wide)",
+                                        "no-check": "asyncify (no stack check)"}[mode], output,
                                  [node, str(wasi_runner)], stacks=inputs.get("stacks"))
 
     # The baseline: the same core module through the same wasm-opt pipeline minus --asyncify.
@@ -1022,6 +1028,19 @@ def evaluate_targets(settings):
         name = f"P1 Asyncify module growth <= 15% ({mode}{'' if mode == 'narrowed' else ', for reference'})"
         add_growth_target(name, row, plain, 15.0,
                           lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without Asyncify")
+    # 6b. the stack-overflow check (issue 33), against the same narrowed build linked with
+    # --stack-check off in the same run: <= 2% on the CPU kernel, <= 3% of module size; yield reported.
+    checked, unchecked = find_row("cpu kernel", "P1", "asyncify"), find_row("cpu kernel", "P1", "asyncify (no stack check)")
+    name = "P1 stack check CPU cost <= 2% (kernel, vs --stack-check off)"
+    if checked and unchecked:
+        add_target(name, (checked["median"] / unchecked["median"] - 1) * 100, 2.0, "max", "%",
+                   f"{checked['median']:.2f} ms vs {unchecked['median']:.2f} ms")
+    else:
+        add_unmeasured_target(name, "a P1 cpu kernel row (asyncify, or asyncify (no stack check)) is missing")
+    add_growth_target("P1 stack check module growth <= 3% (vs --stack-check off)",
+                      find_row("module size", "P1", "asyncify (narrowed)"),
+                      find_row("module size", "P1", "asyncify (no stack check)"), 3.0,
+                      lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without the check")
     # 7. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
     for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext", "ucontext-separate")
                 and r["variant"] in ("J32", "J64", "P1")]:
@@ -1217,6 +1236,8 @@ def main():
         add_missing("P1 runtime benchmarks", "P1", "asyncify", "-", "no P1 link inputs (wasip1 preset not built)")
     if "narrowed" in p1:
         runtime.append(p1["narrowed"])
+    if "no-check" in p1:
+        runtime.append(p1["no-check"])  # the stack check's cost: yield and the CPU kernel without it
     if "P1" in plain:
         try:
             if "wasm-opt" not in p1:

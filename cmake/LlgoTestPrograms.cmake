@@ -8,7 +8,11 @@
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
-#                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...] [OPTIONS <compile and link options>...])
+#                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...] [OPTIONS <compile and link options>...]
+#                     [STACK_SIZE <bytes>])
+#
+# STACK_SIZE: the program's own goroutine stack size, given at its link (`llgo-wasm link
+# --stack-size`; natively a generated definition of llgo_stack_size): docs/runtime.md, Stacks.
 #
 # DEFAULT_EXTENSION_ONLY: build the program only with the target's default output extension and
 # run it only on the engines that load that (J32/J64: `.js`, not the ES module `.mjs`, which the
@@ -42,7 +46,7 @@ include_guard(GLOBAL)
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_test_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE;STACK_SIZE"
                         "SOURCES;SAMPLED_ENGINE_CASES;OPTIONS")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
@@ -57,6 +61,7 @@ function(llgo_test_program name)
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY ${arg_DEFAULT_EXTENSION_ONLY})
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES "${arg_SAMPLED_ENGINE_CASES}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS "${arg_OPTIONS}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_STACK_SIZE "${arg_STACK_SIZE}")
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -107,6 +112,10 @@ function(llgo_wasm_add_test_programs cid)
     set(options_option "")
     if(options)
       set(options_option OPTIONS ${options})
+    endif()
+    get_property(stack_size GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_STACK_SIZE)
+    if(stack_size)
+      list(APPEND options_option STACK_SIZE ${stack_size})
     endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
                           INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option} ${options_option}

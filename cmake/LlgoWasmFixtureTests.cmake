@@ -68,11 +68,8 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   set(_ctx "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}")
   set(_largest ${_largest_separate})
   if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
-    # the shared stack: main's 256 KiB (scheduler.c), or the default stack size when larger
-    set(_largest 262144)
-    if(LLGO_WASM_TARGET_DEFAULT_STACK_SIZE GREATER _largest)
-      set(_largest ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
-    endif()
+    # the shared stack: the target's default-stack-size (stack_size.c)
+    set(_largest ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
   endif()
   if(_ctx STREQUAL "pthread")
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
@@ -193,19 +190,28 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
       STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
     if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND NOT _ctx STREQUAL "pthread")
-      # Overflow under Asyncify lands in memory the context layer owns (its save space and
-      # stack), so it is reported, never a trap. Natively a separate stack has nothing below it
-      # to land in.
-      llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
-        ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
-        STDOUT "recursing with fat frames"
-        STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
+      # A separate stack's save space is as large as its stack (8 KiB here), so a deep enough
+      # suspended call chain overflows it and is reported, never a trap. A shared stack's save
+      # space is the whole shared stack (default-stack-size): no smaller limit than the stack.
+      if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "separate")
+        llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
+          LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
+          ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
+          STDOUT "recursing with fat frames"
+          STDERR "fatal error: goroutine 2: Asyncify save area overflow (the suspended call stack does not fit)")
+      endif()
+      # A goroutine that recurses without end is stopped at its stack's limit by the stack guard
+      # (wasmcontext_stack_guard.h) with Go's report: its own 8 KiB with separate stacks, the
+      # shared stack (default-stack-size) with shared ones.
+      set(_overflow_limit 8192)
+      if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
+        set(_overflow_limit ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
+      endif()
       llgo_wasm_add_run_test(NAME ${_name}.stack-overflow VARIANT ${_variant} ENGINE ${_engine}
         LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
         ENV LLGO_WASM_SCHEDULER_STACK_OVERFLOW=1
         STDOUT "recursing past the stack"
-        STDERR "fatal error: goroutine 2: stack overflow (the C stack went past its limit)")
+        STDERR "runtime: goroutine stack exceeds ${_overflow_limit}-byte limit" "fatal error: stack overflow")
     endif()
 
     # The other optimisation levels and LTO builds of a post-link target (fixtures.cmake): the

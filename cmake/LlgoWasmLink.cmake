@@ -4,6 +4,7 @@
 #       DRIVER <path-to-llgo-wasm | CMake target name>
 #       TARGET_NAME <wasip1 | wasip1-threads | ...>
 #       [CONTEXT <asyncify | pthread | ...>]
+#       [STACK_SIZE <bytes, or with K/M/G>]
 #       [DRIVER_ARGS <extra llgo-wasm link options>...])
 #
 # The target's C and C++ link rules get a linker launcher (<LANG>_LINKER_LAUNCHER, CMake >=
@@ -22,12 +23,14 @@
 # line without -O gets the target's default (descriptor field link-optimization).  An
 # Emscripten target's executables get emcc's Asyncify narrowed to what can switch.  Per target
 # rather than a global CMAKE_C_LINK_EXECUTABLE, so host tools and other targets in the same project keep CMake's normal link rule.
-# Set LLGO_WASM_DRIVER once to omit DRIVER.  See docs/link-pipeline.md.
+# STACK_SIZE gives the program its own goroutine stack size (`--stack-size`: the driver compiles
+# it in; docs/runtime.md, Stacks). Set LLGO_WASM_DRIVER once to omit DRIVER.  See
+# docs/link-pipeline.md.
 include_guard(GLOBAL)
 get_filename_component(_llgo_wasm_link_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_wasm_use_driver_link target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DRIVER;TARGET_NAME;CONTEXT" "DRIVER_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DRIVER;TARGET_NAME;CONTEXT;STACK_SIZE" "DRIVER_ARGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "llgo_wasm_use_driver_link(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -67,6 +70,9 @@ function(llgo_wasm_use_driver_link target)
   if(arg_CONTEXT)
     list(APPEND launcher --context "${arg_CONTEXT}")
   endif()
+  if(arg_STACK_SIZE)
+    list(APPEND launcher --stack-size "${arg_STACK_SIZE}")
+  endif()
   list(APPEND launcher ${arg_DRIVER_ARGS} -- --cc)
   set_target_properties("${target}" PROPERTIES
     C_LINKER_LAUNCHER "${launcher}"
@@ -74,25 +80,41 @@ function(llgo_wasm_use_driver_link target)
 endfunction()
 
 #   llgo_wasm_link_target_program(<target> TARGET_NAME <name> [CONTEXT <ctx>] [STACKS <mode>]
-#       [DRIVER <driver>] [LINK_OPTIONS <options>...])
+#       [STACK_SIZE <bytes>] [DRIVER <driver>] [LINK_OPTIONS <options>...])
 #
 # How a program of one llgo-wasm target is linked, decided once: with the facts of
 # llgo_wasm_read_target(<name> CONTEXT <ctx>) in the caller's scope (LlgoWasmTargetFacts.cmake),
 # the driver links WASI modules (post-link steps, module checks) and Emscripten programs (emcc's
 # Asyncify narrowed, the functions that start an unwind kept out of line) and adds the target's
 # link flags itself; any other target's program gets LLGO_WASM_TARGET_LDFLAGS here.
-# LINK_OPTIONS are added either way.
+# LINK_OPTIONS are added either way. STACK_SIZE: the program's own goroutine stack size, which
+# the driver compiles in (--stack-size), or, for a program the driver does not link, a generated
+# source with the same definition (LLGO_STACK_SIZE of llgo_runtime.h).
 function(llgo_wasm_link_target_program target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET_NAME;CONTEXT;STACKS;DRIVER" "LINK_OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET_NAME;CONTEXT;STACKS;DRIVER;STACK_SIZE" "LINK_OPTIONS")
   if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
     target_link_options(${target} PRIVATE ${arg_LINK_OPTIONS})
     set(driver_args "")
     if(arg_STACKS)
       set(driver_args DRIVER_ARGS --stacks "${arg_STACKS}")
     endif()
+    set(stack_size "")
+    if(arg_STACK_SIZE)
+      set(stack_size STACK_SIZE "${arg_STACK_SIZE}")
+    endif()
     llgo_wasm_use_driver_link(${target} DRIVER "${arg_DRIVER}" TARGET_NAME "${arg_TARGET_NAME}"
-                              CONTEXT "${arg_CONTEXT}" ${driver_args})
+                              CONTEXT "${arg_CONTEXT}" ${stack_size} ${driver_args})
   else()
     target_link_options(${target} PRIVATE ${LLGO_WASM_TARGET_LDFLAGS} ${arg_LINK_OPTIONS})
+    if(arg_STACK_SIZE)
+      if(NOT arg_STACK_SIZE MATCHES "^[0-9]+$")
+        message(FATAL_ERROR "llgo_wasm_link_target_program(${target}): STACK_SIZE '${arg_STACK_SIZE}' must be a number "
+                            "of bytes for a program the driver does not link")
+      endif()
+      set(source "${CMAKE_CURRENT_BINARY_DIR}/${target}_stack_size.c")
+      file(GENERATE OUTPUT "${source}" CONTENT
+           "/* STACK_SIZE of ${target}: its goroutine stack size (llgo_runtime.h, LLGO_STACK_SIZE). */\nconst __SIZE_TYPE__ llgo_stack_size = ${arg_STACK_SIZE}u;\n")
+      target_sources(${target} PRIVATE "${source}")
+    endif()
   endif()
 endfunction()

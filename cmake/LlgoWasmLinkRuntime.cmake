@@ -3,13 +3,14 @@
 # LLGO_WASM_DRIVER, LLGO_WASM_SOURCE_ROOT and the LlgoWasm::runtime_<target>_<context> targets).
 # Every fact about the target comes from the installed driver (LlgoWasmTargetFacts.cmake).
 #
-#   llgo_wasm_link_runtime(<executable> [TARGET <name>] [CONTEXT <ctx>])
+#   llgo_wasm_link_runtime(<executable> [TARGET <name>] [CONTEXT <ctx>] [STACK_SIZE <bytes>])
 #     compiles and links <executable> with the target's effective flags for that context backend
 #     (default: the target's default backend), links LlgoWasm::runtime_<target>_<ctx>, gives it
 #     the target's default output extension, and has the driver link WASI modules (post-link
 #     Asyncify, module check) and Emscripten programs (emcc's Asyncify narrowed, the unwind's
 #     functions kept out of line): LlgoWasmLink.cmake. TARGET defaults to LLGO_WASM_TARGET. The
-#     toolchain must be the target's (its toolchain file): pointer sizes are checked.
+#     toolchain must be the target's (its toolchain file): pointer sizes are checked. STACK_SIZE:
+#     the program's own goroutine stack size (docs/runtime.md, Stacks), compiled in at the link.
 #   llgo_wasm_run_command(<out> <executable> [ENGINE <engine>])
 #     the argv that runs <executable> through the driver, `llgo-wasm run --target <target>
 #     [--engine <engine>] <file>`: under ENGINE, else the first of the target's run-engines that runs
@@ -20,7 +21,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmTargetFacts.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/LlgoWasmLink.cmake")
 
 function(llgo_wasm_link_runtime executable)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;CONTEXT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;CONTEXT;STACK_SIZE" "")
   if(NOT arg_TARGET)
     set(arg_TARGET "${LLGO_WASM_TARGET}")
   endif()
@@ -51,7 +52,7 @@ function(llgo_wasm_link_runtime executable)
     LLGO_WASM_TARGET "${arg_TARGET}" LLGO_WASM_CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
   # Through the driver for WASI and Emscripten (tests/install's yields program needs it).
   llgo_wasm_link_target_program(${executable} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${arg_TARGET}"
-                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}")
+                                CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACK_SIZE "${arg_STACK_SIZE}")
 endfunction()
 
 function(llgo_wasm_run_command out executable)

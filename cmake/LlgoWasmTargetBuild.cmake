@@ -13,6 +13,8 @@ include(LlgoWasmPackageCache)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 option(LLGO_WASM_BROWSER_TESTS "Run the programs of targets with a browser engine in headless Chromium too" ON)
+set(LLGO_WASM_STACK_SIZE "" CACHE STRING
+    "Goroutine C stack size for the target's runtime and programs (bytes, or with K/M/G; empty: the descriptor's; docs/runtime.md, Stacks)")
 set(LLGO_WASM_TARGET_BINARY_DIR "${CMAKE_BINARY_DIR}/target")
 set(_llgo_target_args
   "-DLLGO_WASM_TARGET=${LLGO_WASM_TARGET}"
@@ -27,6 +29,7 @@ set(_llgo_target_args
   "-DLLGO_WASM_SANITIZE=${LLGO_WASM_SANITIZE}"
   "-DLLGO_WASM_COVERAGE=${LLGO_WASM_COVERAGE}"
   "-DLLGO_WASM_BROWSER_TESTS=${LLGO_WASM_BROWSER_TESTS}"
+  "-DLLGO_WASM_STACK_SIZE=${LLGO_WASM_STACK_SIZE}"
   "-DPython3_EXECUTABLE=${Python3_EXECUTABLE}"
   "-DLLGO_WASM_PACKAGE_CACHE=${LLGO_WASM_PACKAGE_CACHE}"
   "-DLLGO_WASM_REMOTE_CACHE=${LLGO_WASM_REMOTE_CACHE}"

@@ -15,8 +15,10 @@
 #         LLGO_WASM_TARGET_CONTEXTS    every supported context backend
 #         LLGO_WASM_TARGET_STACKS      the chosen stack mode (shared, separate)
 #         LLGO_WASM_TARGET_STACK_MODES every stack mode the chosen context can run here
-#         LLGO_WASM_TARGET_DEFAULT_STACK_SIZE  the most C stack a goroutine gets (the runtime's
-#                                      LLGO_DEFAULT_STACK_SIZE)
+#         LLGO_WASM_TARGET_DEFAULT_STACK_SIZE   the running C stack: every goroutine's with shared
+#                                      stacks, main's always (the runtime's LLGO_DEFAULT_STACK_SIZE)
+#         LLGO_WASM_TARGET_SEPARATE_STACK_SIZE  each goroutine's own stack with separate stacks and
+#                                      threads (the runtime's LLGO_SEPARATE_STACK_SIZE)
 #         LLGO_WASM_TARGET_DATA_MODEL  "pointer;long;ssize_t" sizes
 #         LLGO_WASM_TARGET_CFLAGS, LLGO_WASM_TARGET_LDFLAGS   the effective flags as options
 #         LLGO_WASM_TARGET_EXTENSION   the default output extension
@@ -40,6 +42,8 @@
 #                                                        files the driver selects by their
 #                                                        //llgo:build lines
 #
+# LLGO_WASM_STACK_SIZE (a CMake variable; the driver also reads the environment variable of that
+# name) resolves every target with that stack size (--stack-size).
 # {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. Where an
 # engine's tool is (node, node26, wasmedge, ... at the engine's minimum-version) is the driver's
 # answer: `llgo-wasm run --list-engines --json`, asked once per target and configure, the one
@@ -127,6 +131,9 @@ macro(llgo_wasm_read_target target)
   if(_rt_STACKS)
     list(APPEND _rt_args --stacks "${_rt_STACKS}")
   endif()
+  if(NOT "${LLGO_WASM_STACK_SIZE}" STREQUAL "")
+    list(APPEND _rt_args --stack-size "${LLGO_WASM_STACK_SIZE}")
+  endif()
   llgo_wasm_driver(LLGO_WASM_TARGET_JSON ${_rt_args})
   string(JSON LLGO_WASM_TARGET_VARIANT GET "${LLGO_WASM_TARGET_JSON}" variant)
   string(JSON LLGO_WASM_TARGET_TRIPLE GET "${LLGO_WASM_TARGET_JSON}" triple)
@@ -142,6 +149,7 @@ macro(llgo_wasm_read_target target)
   string(JSON LLGO_WASM_TARGET_STACKS GET "${LLGO_WASM_TARGET_JSON}" capabilities stacks default)
   llgo_wasm_json_list(LLGO_WASM_TARGET_STACK_MODES "${LLGO_WASM_TARGET_JSON}" capabilities stacks supported)
   string(JSON LLGO_WASM_TARGET_DEFAULT_STACK_SIZE GET "${LLGO_WASM_TARGET_JSON}" default-stack-size)
+  string(JSON LLGO_WASM_TARGET_SEPARATE_STACK_SIZE GET "${LLGO_WASM_TARGET_JSON}" separate-stack-size)
   set(LLGO_WASM_TARGET_DATA_MODEL "")
   foreach(_rt_size pointer long ssize_t)
     string(JSON _rt_value GET "${LLGO_WASM_TARGET_JSON}" data-model ${_rt_size})

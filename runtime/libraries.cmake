@@ -12,7 +12,8 @@
 #                                file that included a scheduler header would not compile (the
 #                                build proves the boundary). llgo_runtime_<suffix> links it.
 #   Both are compiled with the target's effective cflags for that context and stack mode, with
-#   -DLLGO_DEFAULT_STACK_SIZE=<the descriptor's default-stack-size>, and with
+#   -DLLGO_DEFAULT_STACK_SIZE=<default-stack-size> and -DLLGO_SEPARATE_STACK_SIZE=<separate-stack-size>
+#   (the resolved target's: the descriptor's, or LLGO_WASM_STACK_SIZE's), and with
 #   llgo_runtime_build_flags (warnings; LLGO_WASM_SANITIZE / LLGO_WASM_COVERAGE on the host).
 #   EXCLUDE_FROM_ALL: built only for a program that links it (a full-tier test program).
 #   With LLGO_WASM_PACKAGE_CACHE=ON both come from the package cache when their key hits (imported
@@ -36,7 +37,8 @@ function(llgo_runtime_add suffix)
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT "${arg_CONTEXT}" STACKS "${arg_STACKS}")
   llgo_wasm_runtime_sources(sources CONTEXT "${arg_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}")
-  set(defines LLGO_DEFAULT_STACK_SIZE=${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
+  set(defines LLGO_DEFAULT_STACK_SIZE=${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE}
+              LLGO_SEPARATE_STACK_SIZE=${LLGO_WASM_TARGET_SEPARATE_STACK_SIZE})
   set(context_sources "")
   set(runtime_sources "")
   foreach(source IN LISTS sources)

@@ -6,6 +6,15 @@ llgo_test_program(scenarios
   SOURCES tests/runtime/scenarios.c
   CASES tests/runtime/scenarios.json
   GO_REFERENCE tests/runtime/go)
+llgo_test_program(stacks
+  SOURCES tests/stacks/stacks.c
+  CASES tests/stacks/cases.json
+  DEFAULT_EXTENSION_ONLY)
+llgo_test_program(stack_size
+  SOURCES tests/stack_size/stack_size.c
+  CASES tests/stack_size/cases.json
+  DEFAULT_EXTENSION_ONLY
+  STACK_SIZE 16777216)
 llgo_test_program(go_chan
   SOURCES tests/go_chan/doubleselect.c tests/go_chan/fifo.c tests/go_chan/go_chan_main.c
           tests/go_chan/goroutines.c tests/go_chan/nonblock.c tests/go_chan/select.c

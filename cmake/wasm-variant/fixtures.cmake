@@ -11,6 +11,7 @@
 #
 #   llgo_wasm_add_program(<name> SOURCES <files>... [RUNTIME <library>] [DEFINES <d>...]
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
+#                         [STACK_SIZE <bytes>]
 #                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
 #                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...] [RUNTIME_HEADERS])
 #     One executable per output extension the target's engines run (only the default one with
@@ -26,6 +27,7 @@
 #     RUNTIME_HEADERS: the sources include RUNTIME's own headers (its include directories), so
 #     they are compiled for that runtime alone (LlgoWasmSharedObjects.cmake); otherwise the
 #     objects are shared by every backend whose flags are the same.
+#     STACK_SIZE: the program's own goroutine stack size (llgo_wasm_link_target_program).
 #     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
 #     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
 #     (LlgoWasmTestTiers.cmake).
@@ -64,7 +66,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME;STACK_SIZE"
                         "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
@@ -116,7 +118,8 @@ function(llgo_wasm_add_program name)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
     # functions that can reach a switch point (docs/link-pipeline.md).
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-      CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${arg_OPTIONS})
+      CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" STACK_SIZE "${arg_STACK_SIZE}"
+      LINK_OPTIONS ${arg_OPTIONS})
     if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
       list(APPEND _linked ${_exe})
     endif()

@@ -9,8 +9,9 @@
 //   llgo-wasm cache     get|put|has|stats|trim ...   (runs llgo-wasm-cache beside this program)
 //
 // Common options (any subcommand): --target NAME|PATH.json (also Go's -target),
-// --goos, --goarch, --context, --stacks, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS,
-// LLGO_WASM_CONTEXT and LLGO_WASM_STACKS are read from the environment; the options override them.
+// --goos, --goarch, --context, --stacks, --stack-size, --env K=V. GOOS, GOARCH, LLGO_WASI_THREADS,
+// LLGO_WASM_CONTEXT, LLGO_WASM_STACKS and LLGO_WASM_STACK_SIZE are read from the environment; the
+// options override them.
 // Bad input prints one message on stderr and exits 2.
 #include <unistd.h>
 
@@ -50,6 +51,9 @@ constexpr const char* kCommonHelp =
     "  --goos GOOS, --goarch GOARCH   override the GOOS/GOARCH environment variables\n"
     "  --context NAME           execution-context backend (overrides LLGO_WASM_CONTEXT)\n"
     "  --stacks shared|separate where goroutine stacks live (overrides LLGO_WASM_STACKS)\n"
+    "  --stack-size BYTES       a goroutine's C stack: bytes or a number with K, M or G (overrides\n"
+    "                           LLGO_WASM_STACK_SIZE; replaces the target's default-stack-size with\n"
+    "                           shared stacks, separate-stack-size with separate ones)\n"
     "  --env K=V                set an environment value for resolution (e.g. LLGO_WASI_THREADS=1)\n"
     "  --descriptor-path DIR    a custom descriptor's `inherits` may also name .json files in DIR\n"
     "                           (without it: only its own directory tree and the built-in targets)\n";
@@ -110,7 +114,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
                           const std::vector<std::string>& value_options, const std::vector<std::string>& flag_options,
                           bool pass_unknown) {
   Arguments arguments;
-  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT", "LLGO_WASM_STACKS"}) {
+  for (const char* variable : {"GOOS", "GOARCH", "LLGO_WASI_THREADS", "LLGO_WASM_CONTEXT", "LLGO_WASM_STACKS",
+                               "LLGO_WASM_STACK_SIZE"}) {
     if (const char* value = std::getenv(variable)) arguments.query.environment[variable] = value;
   }
   auto contains = [](const std::vector<std::string>& list, const std::string& item) {
@@ -146,6 +151,8 @@ Arguments parse_arguments(const std::string& command, const std::vector<std::str
       arguments.query.context = take_value();
     } else if (option == "--stacks") {
       arguments.query.stacks = take_value();
+    } else if (option == "--stack-size") {
+      arguments.query.stack_size = take_value();
     } else if (option == "--descriptor-path") {
       arguments.query.descriptor_search_path.push_back(take_value());
     } else if (option == "--env") {
@@ -293,7 +300,12 @@ int run_cache_key(const Arguments& arguments) {
 int run_link(const Arguments& arguments) {
 #if LLGO_WASM_HAVE_LINK
   ResolvedTarget target = resolve_target(builtin_descriptors(), arguments.query);
-  return llgo_wasm::run_link_command(target, arguments.rest);
+  std::optional<std::uint64_t> program_stack_size;
+  if (query_sets_stack_size(arguments.query)) {
+    program_stack_size = target.spec.capabilities.stacks == StackMode::Shared ? target.spec.default_stack_size
+                                                                             : target.spec.separate_stack_size;
+  }
+  return llgo_wasm::run_link_command(target, arguments.rest, program_stack_size);
 #else
   (void)arguments;
   throw DriverError("link: this llgo-wasm was built without the link pipeline (driver/link)");

@@ -9,11 +9,12 @@
  * A driver handle holds the loaded built-in descriptors; it is immutable and may be
  * shared between threads. The API does not read the process environment: pass the
  * values that matter (GOOS, GOARCH, LLGO_WASI_THREADS, LLGO_WASM_CONTEXT,
- * LLGO_WASM_STACKS) in the query's "env" object.
+ * LLGO_WASM_STACKS, LLGO_WASM_STACK_SIZE) in the query's "env" object.
  *
  * Query JSON:  {"target": "wasm" | "path/to/custom.json" | null,
  *               "goos": "js" | null, "goarch": "wasm" | null, "context": null,
  *               "stacks": "shared" | "separate" | null,
+ *               "stack_size": "8M" | "8388608" | null,   (as --stack-size)
  *               "env": {"LLGO_WASI_THREADS": "1", ...},
  *               "descriptor_path": ["dir", ...]}   (directories a custom descriptor's
  *               "inherits" may also name files in; default: only its own directory tree)

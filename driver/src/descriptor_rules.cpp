@@ -308,24 +308,28 @@ void default_extension_is_accepted(const Facts& d) {
                                           "\" is not among output.accepted-extensions (" + join(accepted) + ")");
 }
 
-// LLGO_DEFAULT_STACK_SIZE is a size_t of the target, and a goroutine's stack comes out of the
-// same memory as everything else: more than half the address space can never be allocated (4 TB
-// on wasm32 compiled to 0).
+// The stack sizes are size_t values of the target, and a goroutine's stack comes out of the same
+// memory as everything else: more than half the address space can never be allocated (4 TB on
+// wasm32 compiled to 0).
 void stack_size_fits_address_space(const Facts& d) {
   int pointer = d.spec.data_model.pointer;
   if (pointer != 4 && pointer != 8) return;  // sizes-are-4-or-8 says so
   const std::uint64_t most = std::uint64_t{1} << (8 * pointer - 1);
-  if (d.spec.default_stack_size <= most) return;
-  fail(d, "default-stack-size",
-       "default-stack-size is " + std::to_string(d.spec.default_stack_size) + " bytes, more than a target with " +
-           std::to_string(pointer) + "-byte pointers can give a goroutine (at most " + std::to_string(most) +
-           ", half its address space)");
+  for (const auto& [key, size] : {std::pair<const char*, std::uint64_t>{"default-stack-size", d.spec.default_stack_size},
+                                  {"separate-stack-size", d.spec.separate_stack_size}}) {
+    if (size <= most) continue;
+    fail(d, key,
+         std::string(key) + " is " + std::to_string(size) + " bytes, more than a target with " + std::to_string(pointer) +
+             "-byte pointers can give a goroutine (at most " + std::to_string(most) + ", half its address space)");
+  }
 }
 
 void stack_size_is_aligned(const Facts& d) {
-  if (d.spec.default_stack_size % 16 == 0) return;
-  fail(d, "default-stack-size",
-       "default-stack-size must be a multiple of 16 (stack alignment), not " + std::to_string(d.spec.default_stack_size));
+  for (const auto& [key, size] : {std::pair<const char*, std::uint64_t>{"default-stack-size", d.spec.default_stack_size},
+                                  {"separate-stack-size", d.spec.separate_stack_size}}) {
+    if (size % 16 == 0) continue;
+    fail(d, key, std::string(key) + " must be a multiple of 16 (stack alignment), not " + std::to_string(size));
+  }
 }
 
 void run_engines_name_engines(const Facts& d) {

@@ -13,7 +13,8 @@ using nlohmann::json;
 
 Query query_from_json(const json& value) {
   if (!value.is_object()) throw DriverError("the query must be a JSON object");
-  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "stacks", "env", "descriptor_path"};
+  static const std::vector<std::string> kKeys = {"target", "goos", "goarch", "context", "stacks", "stack_size", "env",
+                                                 "descriptor_path"};
   Query query;
   for (const auto& [key, member] : value.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
@@ -44,6 +45,7 @@ Query query_from_json(const json& value) {
     if (key == "goarch") query.goarch = text;
     if (key == "context") query.context = text;
     if (key == "stacks") query.stacks = text;
+    if (key == "stack_size") query.stack_size = text;
   }
   return query;
 }

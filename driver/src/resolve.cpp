@@ -126,6 +126,21 @@ void choose_stacks(Capabilities& caps, const std::string& target_name, const Que
   caps.supported_stacks = usable;
 }
 
+// The stack size of the chosen mode: --stack-size, else LLGO_WASM_STACK_SIZE, else the
+// descriptor's (default-stack-size for shared stacks, separate-stack-size for separate ones).
+void choose_stack_size(TargetSpec& spec, const Query& query) {
+  const std::string* requested = query.stack_size ? &*query.stack_size : non_empty_environment_value(query, kEnvStackSize);
+  if (!requested) return;
+  const std::string source = query.stack_size ? "--stack-size" : std::string(kEnvStackSize);
+  const int pointer = spec.data_model.pointer == 4 ? 4 : 8;
+  const std::uint64_t size = parse_stack_size(*requested, source, std::uint64_t{1} << (8 * pointer - 1));
+  if (spec.capabilities.stacks == StackMode::Shared) {
+    spec.default_stack_size = size;
+  } else {
+    spec.separate_stack_size = size;
+  }
+}
+
 // The effective value of every variable that selects among this platform's descriptors:
 // what the chosen descriptor requires, else the unset meaning. A resolved target loaded
 // again keeps the environment it records.
@@ -146,6 +161,44 @@ std::map<std::string, std::string> effective_environment(const DescriptorSet& de
 }
 
 }  // namespace
+
+std::uint64_t parse_stack_size(const std::string& text, const std::string& source, std::uint64_t most) {
+  auto refuse = [&](const std::string& why) -> DriverError {
+    return DriverError(source + "=" + text + ": " + why);
+  };
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 20) {
+    throw refuse("not a stack size (bytes, or a number with K, M or G, e.g. 8388608 or 8M)");
+  }
+  const std::string suffix = text.substr(digits);
+  unsigned shift = 0;
+  if (suffix.empty()) shift = 0;
+  else if (suffix == "K" || suffix == "k" || suffix == "KiB") shift = 10;
+  else if (suffix == "M" || suffix == "m" || suffix == "MiB") shift = 20;
+  else if (suffix == "G" || suffix == "g" || suffix == "GiB") shift = 30;
+  else throw refuse("unknown unit \"" + suffix + "\" (use K, M or G, or none for bytes)");
+  std::uint64_t number = 0;
+  for (std::size_t i = 0; i < digits; ++i) {
+    if (number > (UINT64_MAX - 9) / 10) throw refuse("too large");
+    number = number * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  if (shift > 0 && number > (UINT64_MAX >> shift)) throw refuse("too large");
+  std::uint64_t size = number << shift;
+  if (size > UINT64_MAX - 15) throw refuse("too large");
+  size = (size + 15) & ~std::uint64_t{15};
+  if (size < kMinimumStackSize) {
+    throw refuse("less than " + std::to_string(kMinimumStackSize) + " bytes, the least a goroutine's stack can be");
+  }
+  if (size > most) {
+    throw refuse("more than this target can give a goroutine (at most " + std::to_string(most) + " bytes, half its address space)");
+  }
+  return size;
+}
+
+bool query_sets_stack_size(const Query& query) {
+  return query.stack_size.has_value() || non_empty_environment_value(query, kEnvStackSize) != nullptr;
+}
 
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
   // Checked whatever the target: a typo here must never silently mean "0".
@@ -207,6 +260,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
   choose_stacks(spec.capabilities, spec.name, query);
+  choose_stack_size(spec, query);
   return ResolvedTarget{
       .spec = std::move(spec),
       .goos_origin = goos_origin,

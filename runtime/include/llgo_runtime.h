@@ -76,17 +76,30 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv);
 
 /* ---- Goroutines ---------------------------------------------------------- */
 
-/* Starts `fn(arg)` as a new goroutine with the target's default stack size (the
- * descriptor's default-stack-size: the most C stack it may use). It runs later,
- * when the scheduler reaches it (FIFO). Out of memory is fatal. */
+/* Starts `fn(arg)` as a new goroutine. It runs later, when the scheduler reaches it (FIFO).
+ * Out of memory is fatal. Its C stack (docs/runtime.md, "Stacks"): with shared stacks the one
+ * shared stack, the target's default-stack-size (8 MiB on every wasm target), of which a parked
+ * goroutine keeps only what it used; with separate stacks (and threads) a stack of its own, the
+ * target's separate-stack-size. A program may choose its own size (LLGO_STACK_SIZE below). Going
+ * past the stack's limit is caught when it happens and ends the program like Go:
+ * "runtime: goroutine stack exceeds N-byte limit" and "fatal error: stack overflow", status 2. */
 void llgo_go(llgo_go_fn fn, void *arg);
 
 /* Like llgo_go with an explicit C stack size in bytes (rounded up to 16; at
- * least 4 KiB). With shared stacks it is a limit within the shared stack, which
- * is as large as main's (256 KiB) or the default if larger; a larger size is a
- * fatal error, as is any size no allocation could satisfy. Pthread backend: the
- * thread's stack size. */
+ * least 4 KiB). With shared stacks it is a minimum: every goroutine may use the
+ * whole shared stack, and a size larger than that stack is a fatal error; with
+ * separate stacks the goroutine's own stack, of any size an allocation can
+ * satisfy. Pthread backend: the thread's usable stack (at least 128 KiB). */
 void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size);
+
+/* A program's own stack size, written once at file scope: `LLGO_STACK_SIZE(16 << 20);`. With
+ * shared stacks the running stack of every goroutine and main; with separate stacks each
+ * goroutine's (main gets at least the target's default-stack-size). The same as linking with
+ * `llgo-wasm link --stack-size BYTES` (or LLGO_WASM_STACK_SIZE=BYTES), which compiles this
+ * definition into the link; both at once is a duplicate definition. */
+#define LLGO_STACK_SIZE(bytes) \
+  extern const size_t llgo_stack_size; \
+  const size_t llgo_stack_size = (size_t)(bytes)
 
 /* Yields the processor: the current goroutine goes to the back of the run
  * queue and the next runnable one runs. Backend-dependent: on the pthread
@@ -506,6 +519,14 @@ long llgo_test_allocation_count(void);
  * No-op on pthread. */
 void llgo_test_smash_stack_canary(void);
 void llgo_test_overflow_asyncify_area(void);
+
+/* Stacks (tests/stacks): the usable C stack of the running goroutine (bytes: its limit); memory
+ * right below that limit which the runtime owns and nothing may write while the goroutine runs
+ * (*bytes of it; a test puts a canary there before it overflows the stack); the bytes held for
+ * the stacks of parked goroutines (single worker; 0 on pthread). */
+size_t llgo_test_stack_size(void);
+unsigned char *llgo_test_stack_floor(size_t *bytes);
+size_t llgo_test_parked_stack_bytes(void);
 
 #ifdef __cplusplus
 }

@@ -10,14 +10,24 @@
  * handoff. Deadlock detection counts goroutines that are neither dead nor
  * parked: when the last one parks or exits, it is the same fatal error as on
  * the single-worker scheduler; pending timers count as one more running
- * goroutine (llgo_pthread_hold_activity). Limits: thread stacks are at least 128 KiB;
- * a finished goroutine's record is freed, so readying it afterwards is a bug
- * (as in Go); there is no run queue and no context pool.
+ * goroutine (llgo_pthread_hold_activity).
+ * Stacks (stack_size.h, wasmcontext_stack_guard.h): a goroutine's thread gets the
+ * size it asked for (main: at least the target's default-stack-size) plus room for
+ * the floor, the guard and what the thread's start used; the lowest part of the
+ * thread's stack is the floor, natively followed by guard pages, and an overflow
+ * is reported as Go's stack overflow when it happens (wasi-threads: the link's
+ * check against the thread's guard global; natively: a fault in the guard pages).
+ * The report names the size the goroutine asked for.
+ * Limits: thread stacks are at least 128 KiB; a finished goroutine's record is
+ * freed, so readying it afterwards is a bug (as in Go); there is no run queue and
+ * no context pool.
  */
 #define _GNU_SOURCE
 #include "blocking.h"
 #include "gstate.h"
 #include "runtime_alloc.h"
+#include "stack_size.h"
+#include "wasmcontext_stack_guard.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -29,6 +39,9 @@
 #define LLGO_PTHREAD_MIN_STACK_SIZE ((size_t)128 * 1024)
 /* Larger requests are refused outright: no address space can hold them. */
 #define LLGO_PTHREAD_MAX_STACK_SIZE ((SIZE_MAX / 4) & ~(size_t)15)
+/* Bytes of a thread's stack above the first frame of thread_main (wasi-libc's thread start), at
+ * most; the stack's low end is found from there under wasi-threads. */
+#define LLGO_PTHREAD_START_FRAMES ((size_t)4096)
 
 typedef struct pthread_g {
   llgo_g g; /* must be first */
@@ -38,6 +51,9 @@ typedef struct pthread_g {
   jmp_buf exit_jump; /* where llgo_goroutine_exit leaves the goroutine's frames */
   uint64_t m_id;
   int64_t p_id;
+  size_t stack_size;    /* what the goroutine asked for (the overflow report names it) */
+  size_t thread_stack;  /* what its thread was given */
+  unsigned char *guard; /* natively: its guard pages, or NULL */
   struct pthread_g *all_previous, *all_next; /* the list of live records (Go's allgs) */
 } pthread_g;
 
@@ -81,8 +97,47 @@ static pthread_g *running_or_die(const char *operation) {
   return current;
 }
 
+/* Guards the running thread's stack below its limit (see the top of this file). */
+static void guard_thread_stack(pthread_g *self) {
+#ifdef __wasm__
+  /* No pthread_getattr_np in wasi-libc: the stack ends thread_stack bytes below its top, and its
+   * top is at most LLGO_PTHREAD_START_FRAMES above this frame. */
+  unsigned char *here = __builtin_frame_address(0);
+  unsigned char *low = here + LLGO_PTHREAD_START_FRAMES - self->thread_stack;
+  llgo_stack_guard_thread_stack(low, self->thread_stack - LLGO_PTHREAD_START_FRAMES);
+  llgo_wasmcontext_running_stack_size = self->stack_size;
+#else
+  pthread_attr_t attributes;
+  void *low = NULL;
+  size_t size = 0;
+  if (llgo_stack_guard_thread_start() != 0 || pthread_getattr_np(pthread_self(), &attributes) != 0) {
+    return; /* LCOV_EXCL_LINE: the thread keeps the system's own guard */
+  }
+  pthread_attr_getstack(&attributes, &low, &size);
+  pthread_attr_destroy(&attributes);
+  size_t page = llgo_stack_guard_page_size();
+  unsigned char *guard = (unsigned char *)(((uintptr_t)low + LLGO_STACK_FLOOR_BYTES + page - 1) & ~(uintptr_t)(page - 1));
+  if (llgo_stack_guard_protect(guard) == 0) {
+    self->guard = guard;
+    llgo_stack_guard_enter(guard, self->stack_size);
+  }
+#endif
+}
+
+static void unguard_thread_stack(pthread_g *self) {
+#ifndef __wasm__
+  if (self->guard != NULL) {
+    llgo_stack_guard_unprotect(self->guard); /* glibc reuses the stacks of ended threads */
+  }
+  llgo_stack_guard_thread_end();
+#else
+  (void)self;
+#endif
+}
+
 static void *thread_main(void *arg) {
   pthread_g *self = arg;
+  guard_thread_stack(self);
   current = self;
   self->m_id = llgo_next_m_id();
   self->p_id = llgo_next_p_id();
@@ -98,6 +153,7 @@ static void *thread_main(void *arg) {
     main_done = 1;
     pthread_cond_signal(&main_returned);
     pthread_mutex_unlock(&main_lock);
+    unguard_thread_stack(self);
     return NULL; /* the host returns main's status; the process ends */
   }
   llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_DEAD);
@@ -115,6 +171,7 @@ static void *thread_main(void *arg) {
   pthread_mutex_unlock(&all_goroutines_lock);
   pthread_mutex_destroy(&self->lock);
   pthread_cond_destroy(&self->wake);
+  unguard_thread_stack(self);
   llgo_runtime_free(self);
   if (atomic_fetch_sub(&active_goroutines, 1) == 1) {
     die_of_deadlock();
@@ -159,7 +216,14 @@ static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
   if (stack_size < LLGO_PTHREAD_MIN_STACK_SIZE) {
     stack_size = LLGO_PTHREAD_MIN_STACK_SIZE;
   }
-  pthread_attr_setstacksize(&attributes, stack_size);
+  gp->stack_size = stack_size;
+  /* Room for the floor and guard below the usable stack and for the thread's start above it. */
+#ifdef __wasm__
+  gp->thread_stack = stack_size + LLGO_STACK_FLOOR_BYTES + LLGO_PTHREAD_START_FRAMES;
+#else
+  gp->thread_stack = stack_size + 2 * llgo_stack_guard_page_size() + llgo_stack_guard_bytes() + 64 * 1024;
+#endif
+  pthread_attr_setstacksize(&attributes, gp->thread_stack);
   pthread_t thread;
   int error = pthread_create(&thread, &attributes, thread_main, gp);
   pthread_attr_destroy(&attributes);
@@ -169,7 +233,7 @@ static void newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main) {
   }
 }
 
-void llgo_go(llgo_go_fn fn, void *arg) { newproc(fn, arg, LLGO_DEFAULT_STACK_SIZE, 0); }
+void llgo_go(llgo_go_fn fn, void *arg) { newproc(fn, arg, llgo_goroutine_stack_size(0), 0); }
 
 void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
   newproc(fn, arg, stack_size, 0);
@@ -228,8 +292,7 @@ int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) 
   program_main = main_fn;
   program_argc = argc;
   program_argv = argv;
-  /* main gets a large thread stack: it runs package init and user code. */
-  newproc(run_program_main, NULL, (size_t)8 * 1024 * 1024, 1);
+  newproc(run_program_main, NULL, llgo_main_stack_size(0), 1);
   pthread_mutex_lock(&main_lock);
   while (!main_done) {
     pthread_cond_wait(&main_returned, &main_lock);
@@ -247,3 +310,20 @@ size_t llgo_test_context_pool_len(void) { return 0; }
 uint64_t llgo_test_contexts_created(void) { return 0; }
 void llgo_test_smash_stack_canary(void) {}
 void llgo_test_overflow_asyncify_area(void) {}
+size_t llgo_test_stack_size(void) { return running_or_die("llgo_test_stack_size")->stack_size; }
+
+unsigned char *llgo_test_stack_floor(size_t *bytes) {
+  pthread_g *self = running_or_die("llgo_test_stack_floor");
+  *bytes = LLGO_STACK_FLOOR_BYTES;
+#ifdef __wasm__
+  (void)self;
+  return (unsigned char *)llgo_wasmcontext_get_stack_guard() - LLGO_STACK_RED_ZONE - LLGO_STACK_FLOOR_BYTES;
+#else
+  if (self->guard == NULL) {
+    *bytes = 0; /* LCOV_EXCL_LINE: the guard pages could not be set up */
+    return NULL; /* LCOV_EXCL_LINE */
+  }
+  return self->guard - LLGO_STACK_FLOOR_BYTES;
+#endif
+}
+size_t llgo_test_parked_stack_bytes(void) { return 0; }

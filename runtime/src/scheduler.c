@@ -25,19 +25,12 @@
 #include "blocking.h"
 #include "gstate.h"
 #include "runqueue.h"
+#include "stack_size.h"
 #include "wasmcontext.h"
 
 #include <stddef.h>
 #include <string.h>
 
-#ifndef LLGO_DEFAULT_STACK_SIZE
-#error "compile the runtime with -DLLGO_DEFAULT_STACK_SIZE=<default_stack_size from llgo-wasm resolve --json>"
-#endif
-/* Main runs package init and user code: give it more room than a goroutine. */
-#define LLGO_MAIN_STACK_SIZE ((size_t)256 * 1024)
-#define LLGO_LARGEST_STACK_SIZE                                                                   \
-  ((size_t)LLGO_DEFAULT_STACK_SIZE > LLGO_MAIN_STACK_SIZE ? (size_t)LLGO_DEFAULT_STACK_SIZE      \
-                                                          : LLGO_MAIN_STACK_SIZE)
 
 typedef struct sched_g {
   llgo_g g; /* must be first: an llgo_g* is a sched_g* */
@@ -67,6 +60,7 @@ static struct {
   int argc;
   char **argv;
   int main_status;
+  size_t goroutine_stack_size; /* what llgo_go gives (stack_size.h) */
 } sched;
 
 static sched_g *sched_g_of(llgo_g *g) { return (sched_g *)(void *)g; }
@@ -193,7 +187,7 @@ static sched_g *newproc(llgo_go_fn fn, void *arg, size_t stack_size, int is_main
   return gp;
 }
 
-void llgo_go(llgo_go_fn fn, void *arg) { newproc(fn, arg, LLGO_DEFAULT_STACK_SIZE, 0); }
+void llgo_go(llgo_go_fn fn, void *arg) { newproc(fn, arg, sched.goroutine_stack_size, 0); }
 
 void llgo_go_stack(llgo_go_fn fn, void *arg, size_t stack_size) {
   newproc(fn, arg, stack_size, 0);
@@ -360,14 +354,18 @@ void llgo_sched_start(int (*main_fn)(int argc, char **argv), int argc, char **ar
   llgo_runqueue_init(&sched.run_queue);
   sched.m_id = llgo_next_m_id();
   sched.p_id = llgo_next_p_id();
+  const int shared = llgo_wasmcontext_describe()->stacks == LLGO_WASMCONTEXT_SHARED_STACKS;
+  sched.goroutine_stack_size = llgo_goroutine_stack_size(shared);
+  size_t main_stack_size = llgo_main_stack_size(shared);
   llgo_wasmcontext_allocator allocator = {llgo_platform_alloc, llgo_platform_free, NULL};
-  llgo_wasmcontext_result result = llgo_wasmcontext_init(LLGO_LARGEST_STACK_SIZE, &allocator);
+  llgo_wasmcontext_result result = llgo_wasmcontext_init(main_stack_size, &allocator);
   if (result != LLGO_WASMCONTEXT_OK) {
-    /* Only an allocation failure gets here (tests/harness/check_alloc_faults.py). */
-    llgo_fatalf("cannot set up goroutine stacks (%zu bytes): %s", LLGO_LARGEST_STACK_SIZE,
+    /* An allocation failure (tests/harness/check_alloc_faults.py), or a program's size no
+     * address space holds. */
+    llgo_fatalf("cannot set up goroutine stacks (%zu bytes): %s", main_stack_size,
                 llgo_wasmcontext_result_name(result));
   }
-  newproc(run_program_main, NULL, LLGO_MAIN_STACK_SIZE, 1);
+  newproc(run_program_main, NULL, main_stack_size, 1);
 }
 
 int llgo_run_main(int (*main_fn)(int argc, char **argv), int argc, char **argv) {
@@ -395,6 +393,22 @@ void llgo_test_smash_stack_canary(void) {
 void llgo_test_overflow_asyncify_area(void) {
   llgo_wasmcontext_inject_save_overflow(
       &running_or_die("llgo_test_overflow_asyncify_area")->context);
+}
+
+size_t llgo_test_stack_size(void) {
+  return llgo_wasmcontext_stack_size(&running_or_die("llgo_test_stack_size")->context);
+}
+
+unsigned char *llgo_test_stack_floor(size_t *bytes) {
+  return llgo_wasmcontext_floor(&running_or_die("llgo_test_stack_floor")->context, bytes);
+}
+
+size_t llgo_test_parked_stack_bytes(void) {
+  size_t held = 0;
+  for (sched_g *gp = sched.all_goroutines; gp != NULL; gp = gp->all_next) {
+    if (llgo_g_status_of(&gp->g) == LLGO_G_WAITING) held += llgo_wasmcontext_held_bytes(&gp->context);
+  }
+  return held;
 }
 
 void llgo_test_enqueue_unchecked(llgo_g *g) { enqueue(sched_g_of(g)); }

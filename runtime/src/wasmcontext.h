@@ -29,10 +29,12 @@
  * llgo_wasmcontext_describe() says which backend and storage a build has.
  *
  * Allocation goes through the callbacks given to llgo_wasmcontext_init (kept:
- * shared storage grows a buffer when a deeper stack suspends). Overflow is
- * detected, never trapped: a suspend or return past the stack's limit, or a
- * suspended call chain larger than the save space, is a result the caller turns
- * into a fatal error naming the owner.
+ * a suspended context's copy grows when it suspends deeper). A C stack overflow
+ * is caught when it happens (wasmcontext_stack_guard.h: the link's check on
+ * wasm, guard pages natively) and reported as Go reports it; the checks at every
+ * switch stay as a second line: a suspend or return past the stack's limit, a
+ * damaged canary, or a suspended call chain larger than the save space, is a
+ * result the caller turns into a fatal error naming the owner.
  *
  * Limits: one thread; contexts are resumed only by the host, one at a time.
  * This layer knows nothing about goroutines; it is its own library
@@ -109,8 +111,8 @@ llgo_wasmcontext_result llgo_wasmcontext_init(size_t max_stack_size,
 size_t llgo_wasmcontext_max_stack_size(void);
 
 /* Arms `ctx` so that the first resume calls entry(arg) on a C stack of at least
- * stack_size bytes (rounded up to 16; separate stacks allocate it here, shared
- * stacks only check it). */
+ * stack_size bytes (rounded up to 16; separate stacks allocate it here; with
+ * shared stacks it is checked, and the context gets the whole shared stack). */
 llgo_wasmcontext_result llgo_wasmcontext_create(llgo_wasmcontext *ctx,
                                                 llgo_wasmcontext_entry_fn entry, void *arg,
                                                 size_t stack_size);
@@ -210,8 +212,12 @@ void llgo_wasmcontext_exit(llgo_wasmcontext *ctx);
 /* The usable C stack of a created context (its limit). */
 size_t llgo_wasmcontext_stack_size(const llgo_wasmcontext *ctx);
 
-/* Bytes of memory the context holds while suspended (stack, save area, copy). */
+/* Bytes of memory the context holds while suspended (its stack block and its copy). */
 size_t llgo_wasmcontext_held_bytes(const llgo_wasmcontext *ctx);
+
+/* Memory right below the context's stack limit that this layer owns and nothing writes while the
+ * stack runs (*bytes of it): the floor (wasmcontext_stack_guard.h). */
+unsigned char *llgo_wasmcontext_floor(const llgo_wasmcontext *ctx, size_t *bytes);
 
 /* A short description of a result, for error messages. */
 const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result);

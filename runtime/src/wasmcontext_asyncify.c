@@ -25,7 +25,8 @@
  * The overflow rules are in wasmcontext_storage.h: the unwind writes into the
  * storage's save space with `end` at the end of memory the layer owns, and the
  * size is checked against the real limit right after the unwind, before
- * stop_unwind could trap on it.
+ * stop_unwind could trap on it. Resume moves the stack guard with the stack
+ * pointer (wasmcontext_stack_guard.h), to the context's stack and back.
  * Limits: one thread; a longjmp must not cross contexts.
  */
 #include "wasmcontext_storage.h"
@@ -41,9 +42,6 @@ __attribute__((import_module("asyncify"), import_name("stop_unwind")))
 void asyncify_stop_unwind(void);
 __attribute__((import_module("asyncify"), import_name("start_rewind")))
 void asyncify_start_rewind(void *data);
-
-void *llgo_wasmcontext_get_stack_pointer(void);
-void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 
 const char llgo_wasmcontext_backend_name[] = "asyncify";
 const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
@@ -91,19 +89,23 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
 __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
   asyncify_backend *self = backend_of(ctx);
   void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  void *host_guard = llgo_wasmcontext_get_stack_guard();
+  size_t host_stack_size = llgo_wasmcontext_running_stack_size;
+  size_t stack_size = (size_t)(self->storage.stack_top - self->storage.stack_limit);
   if (self->started) {
     rewind_bounds.current = rewind_bounds.end = llgo_wasmcontext_storage_resuming(&self->storage);
-    llgo_wasmcontext_set_stack_pointer(self->storage.stack_pointer);
+    llgo_wasmcontext_enter_stack(self->storage.stack_pointer, self->storage.stack_limit, stack_size);
     llgo_wasmcontext_asyncify_rewinding = 1;
     asyncify_start_rewind(&rewind_bounds);
   } else {
     self->started = 1;
-    llgo_wasmcontext_set_stack_pointer(self->storage.stack_top);
+    llgo_wasmcontext_enter_stack(self->storage.stack_top, self->storage.stack_limit, stack_size);
   }
   self->entry(self->arg);
+  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  llgo_wasmcontext_running_stack_size = host_stack_size;
+  llgo_wasmcontext_switch_stack(host_stack_pointer, host_guard);
   if (!unwinding) {
-    void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
-    llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
     llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(&self->storage, stack_pointer);
     return result == LLGO_WASMCONTEXT_OK ? LLGO_WASMCONTEXT_RETURNED : result;
   }
@@ -114,8 +116,6 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
   }
   asyncify_stop_unwind();
   unwinding = 0;
-  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
-  llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
   size_t data_bytes = (size_t)((unsigned char *)unwind_bounds.current - unwind_start);
   if (exiting) {
     exiting = 0;
@@ -131,9 +131,9 @@ __attribute__((noinline)) llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_w
  * start it and be the top of the switch. Not a switch point: out of line and
  * never instrumented. */
 static void arm_unwind(asyncify_backend *self) {
-  unwind_start = self->storage.save_start;
-  unwind_bounds.current = self->storage.save_start;
-  unwind_bounds.end = self->storage.stack_top; /* the end of owned memory; see resume */
+  unwind_start = llgo_wasmcontext_storage_save_start(&self->storage);
+  unwind_bounds.current = unwind_start;
+  unwind_bounds.end = llgo_wasmcontext_storage_save_end(&self->storage); /* the end of owned memory; see resume */
   unwinding = 1;
 }
 

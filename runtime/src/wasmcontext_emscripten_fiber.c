@@ -49,12 +49,28 @@ static fiber_backend *backend_of(llgo_wasmcontext *ctx) {
   return (fiber_backend *)(void *)ctx->opaque;
 }
 
+/* The context is about to be unwound (it swaps to the host): into the scratch space, with the
+ * guard off until the other side sets its own. */
+static void before_swap_out(fiber_backend *self) {
+  self->fiber.asyncify_data.stack_ptr = llgo_wasmcontext_storage_save_start(&self->storage);
+  self->fiber.asyncify_data.stack_limit = llgo_wasmcontext_storage_save_end(&self->storage);
+  llgo_wasmcontext_set_stack_guard(NULL);
+}
+
+/* The context runs on its own stack again: its guard. */
+static void guard_own_stack(fiber_backend *self) {
+  llgo_wasmcontext_running_stack_size = (size_t)(self->storage.stack_top - self->storage.stack_limit);
+  llgo_wasmcontext_set_stack_guard(llgo_wasmcontext_guard_for(self->storage.stack_limit));
+}
+
 size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) { return stack_size; }
 
 static void fiber_main(void *arg) {
   fiber_backend *self = arg;
+  guard_own_stack(self);
   self->entry(self->arg);
   context_ended = 1;
+  before_swap_out(self);
   emscripten_fiber_swap(&self->fiber, &host_fiber); /* never resumed */
 }
 
@@ -66,9 +82,9 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
   self->entry = entry;
   self->arg = arg;
   emscripten_fiber_init(&self->fiber, fiber_main, self, storage->stack_limit,
-                        (size_t)(storage->stack_top - storage->stack_limit), storage->save_start,
+                        (size_t)(storage->stack_top - storage->stack_limit),
+                        llgo_wasmcontext_storage_save_start(storage),
                         llgo_wasmcontext_storage_save_limit(storage));
-  self->fiber.asyncify_data.stack_limit = storage->stack_top; /* the end of owned memory */
   return LLGO_WASMCONTEXT_OK;
 }
 
@@ -79,9 +95,19 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
                                                sizeof host_asyncify_area);
     host_ready = 1;
   }
+  if (self->fiber.entry == NULL) {
+    /* Resumed after a suspend: rewound from its copy, read backwards from the data's end. */
+    self->fiber.asyncify_data.stack_ptr = llgo_wasmcontext_storage_resuming(&self->storage);
+    self->fiber.asyncify_data.stack_limit = self->fiber.asyncify_data.stack_ptr;
+  }
+  void *host_guard = llgo_wasmcontext_get_stack_guard();
+  size_t host_stack_size = llgo_wasmcontext_running_stack_size;
+  llgo_wasmcontext_set_stack_guard(NULL);
   emscripten_fiber_swap(&host_fiber, &self->fiber);
-  size_t data_bytes =
-      (size_t)((unsigned char *)self->fiber.asyncify_data.stack_ptr - self->storage.save_start);
+  llgo_wasmcontext_running_stack_size = host_stack_size;
+  llgo_wasmcontext_set_stack_guard(host_guard);
+  size_t data_bytes = (size_t)((unsigned char *)self->fiber.asyncify_data.stack_ptr -
+                               llgo_wasmcontext_storage_save_start(&self->storage));
   if (context_ended) {
     context_ended = 0;
     return LLGO_WASMCONTEXT_RETURNED;
@@ -96,11 +122,14 @@ llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
   if (result != LLGO_WASMCONTEXT_OK) {
     return result;
   }
+  before_swap_out(self);
   emscripten_fiber_swap(&self->fiber, &host_fiber);
+  guard_own_stack(self);
   return LLGO_WASMCONTEXT_OK;
 }
 
 void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   context_ended = 1;
+  before_swap_out(backend_of(ctx));
   emscripten_fiber_swap(&backend_of(ctx)->fiber, &host_fiber); /* never resumed */
 }

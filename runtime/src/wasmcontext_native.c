@@ -12,7 +12,9 @@
  * other side's registers. A fresh context gets a hand-made first frame whose
  * return address is llgo_wasmcontext_native_start, which calls
  * context_main(self) with the registers that frame provided.
- * Under AddressSanitizer every switch is announced
+ * A fault in the guard pages below the running context's stack is reported as
+ * Go's stack overflow (wasmcontext_stack_guard_native.c; resume names the
+ * running stack's guard). Under AddressSanitizer every switch is announced
  * (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber) and a
  * stack about to be reused is unpoisoned.
  * Limits: x86-64 and aarch64 (System V / AAPCS64, ELF); one thread.
@@ -66,9 +68,7 @@ size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
 
 #ifdef LLGO_WASMCONTEXT_ASAN
 /* Where the stack of `self` begins, for AddressSanitizer. */
-static const void *stack_bottom(const native_backend *self) {
-  return (const unsigned char *)self->storage.canary + LLGO_WASMCONTEXT_CANARY_BYTES;
-}
+static const void *stack_bottom(const native_backend *self) { return self->storage.stack_limit; }
 #endif
 
 static void announce_switch_to_context(void **fake_stack, const native_backend *self) {
@@ -171,9 +171,11 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
   }
   outcome = STILL_RUNNING;
   void *fake_stack = NULL;
+  llgo_stack_guard_enter(self->storage.guard, (size_t)(self->storage.stack_top - self->storage.stack_limit));
   announce_switch_to_context(&fake_stack, self);
   llgo_wasmcontext_native_switch(&host_stack_pointer, stack_pointer);
   finish_switch(fake_stack, 0);
+  llgo_stack_guard_enter(NULL, 0);
   if (outcome == ENDED) {
     llgo_wasmcontext_result result =
         llgo_wasmcontext_storage_check(&self->storage, self->storage.stack_top);

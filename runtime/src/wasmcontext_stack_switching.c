@@ -15,9 +15,10 @@
  * pooled goroutine record) allocates nothing, in the engine or here.
  * The engine keeps each continuation's wasm stack; the C shadow stack
  * (__stack_pointer) and its storage (separate or shared) are this layer's, as
- * in the native backend: resume sets the context's stack pointer and takes the
- * host's back whatever happened - a suspend, a return, an exit, or an exception
- * that left the context: a longjmp to a jmp_buf none of its frames set is
+ * in the native backend: resume sets the context's stack pointer (and its stack
+ * guard, wasmcontext_stack_guard.h) and takes the host's back whatever
+ * happened - a suspend, a return, an exit, or an exception that left the
+ * context: a longjmp to a jmp_buf none of its frames set is
  * reported as LLGO_WASMCONTEXT_ESCAPED with the host's state intact; any other
  * exception (a host's, such as Node's WASI proc_exit) is thrown on after that.
  *
@@ -49,9 +50,6 @@ LLGO_GLUE("exit") void llgo_glue_exit(void);
 LLGO_GLUE("rethrow") _Noreturn void llgo_glue_rethrow(void);
 
 enum { GLUE_SUSPENDED = 0, GLUE_RETURNED = 1, GLUE_LONGJMP_LEFT = 2, GLUE_EXCEPTION_LEFT = 3 };
-
-void *llgo_wasmcontext_get_stack_pointer(void);
-void llgo_wasmcontext_set_stack_pointer(void *stack_pointer);
 
 const char llgo_wasmcontext_backend_name[] = "stack-switching";
 const char llgo_wasmcontext_backend_limit[] =
@@ -138,16 +136,20 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
     return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
   }
   void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  void *host_guard = llgo_wasmcontext_get_stack_guard();
+  size_t host_stack_size = llgo_wasmcontext_running_stack_size;
+  size_t stack_size = (size_t)(self->storage.stack_top - self->storage.stack_limit);
   if (self->started) {
     llgo_wasmcontext_storage_resuming(&self->storage);
-    llgo_wasmcontext_set_stack_pointer(self->storage.stack_pointer);
+    llgo_wasmcontext_enter_stack(self->storage.stack_pointer, self->storage.stack_limit, stack_size);
   } else {
     self->started = 1;
-    llgo_wasmcontext_set_stack_pointer(self->storage.stack_top);
+    llgo_wasmcontext_enter_stack(self->storage.stack_top, self->storage.stack_limit, stack_size);
   }
   int outcome = llgo_glue_resume(self->slot_plus_one - 1, self);
   void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
-  llgo_wasmcontext_set_stack_pointer(host_stack_pointer);
+  llgo_wasmcontext_running_stack_size = host_stack_size;
+  llgo_wasmcontext_switch_stack(host_stack_pointer, host_guard);
   self->mid_entry = outcome == GLUE_SUSPENDED;
   if (outcome == GLUE_SUSPENDED) {
     self->storage.stack_pointer = stack_pointer;

@@ -2,8 +2,9 @@
 /*
  * wasmcontext_storage.c - the backend- and storage-neutral part of the context
  * layer: argument checks, create/re-arm/destroy around the selected storage
- * and backend, the allocator given to llgo_wasmcontext_init, result names and
- * the test hooks. See wasmcontext_storage.h for the two storages.
+ * and backend, the allocator given to llgo_wasmcontext_init, the layout of a
+ * stack (floor and guard below its limit), the copies a suspended context keeps,
+ * result names and the test hooks. See wasmcontext_storage.h for the two storages.
  */
 #include "wasmcontext_storage.h"
 
@@ -19,7 +20,86 @@ const llgo_wasmcontext_description *llgo_wasmcontext_describe(void) {
   return &description;
 }
 
-static size_t round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
+#define round_up_16 llgo_wasmcontext_round_up_16
+
+size_t llgo_wasmcontext_storage_block_size(size_t save_size, size_t stack_size) {
+  size_t below = save_size + LLGO_STACK_FLOOR_BYTES;
+#ifndef __wasm__
+  below += llgo_stack_guard_page_size() + llgo_stack_guard_bytes(); /* alignment, then the guard */
+#endif
+  return below + stack_size;
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_storage_lay_out(llgo_wasmcontext_storage *storage,
+                                                         unsigned char *block, size_t save_size,
+                                                         size_t stack_size) {
+  unsigned char *floor_end = block + save_size + LLGO_STACK_FLOOR_BYTES;
+#ifdef __wasm__
+  storage->guard = NULL;
+  storage->stack_limit = floor_end;
+#else
+  size_t page = llgo_stack_guard_page_size();
+  storage->guard = (unsigned char *)(((uintptr_t)floor_end + page - 1) & ~(uintptr_t)(page - 1));
+  if (llgo_stack_guard_protect(storage->guard) != 0) {
+    /* LCOV_EXCL_START: mprotect of pages we own */
+    storage->guard = NULL;
+    return LLGO_WASMCONTEXT_BACKEND_FAILED;
+    /* LCOV_EXCL_STOP */
+  }
+  storage->stack_limit = storage->guard + llgo_stack_guard_bytes();
+#endif
+  storage->stack_top = storage->stack_limit + stack_size;
+  size_t floor_bytes = 0;
+  storage->canary = (const uint64_t *)(void *)(llgo_wasmcontext_storage_floor(storage, &floor_bytes) +
+                                               floor_bytes - LLGO_WASMCONTEXT_CANARY_BYTES);
+  llgo_wasmcontext_storage_write_canary(storage);
+  return LLGO_WASMCONTEXT_OK;
+}
+
+void llgo_wasmcontext_storage_unprotect(const llgo_wasmcontext_storage *storage) {
+#ifndef __wasm__
+  if (storage->guard != NULL) {
+    llgo_stack_guard_unprotect(storage->guard);
+  }
+#else
+  (void)storage;
+#endif
+}
+
+unsigned char *llgo_wasmcontext_storage_floor(const llgo_wasmcontext_storage *storage, size_t *bytes) {
+  *bytes = LLGO_STACK_FLOOR_BYTES;
+  return (storage->guard != NULL ? storage->guard : storage->stack_limit) - LLGO_STACK_FLOOR_BYTES;
+}
+
+void llgo_wasmcontext_storage_write_canary(const llgo_wasmcontext_storage *storage) {
+  uint64_t *canary = (uint64_t *)(void *)storage->canary;
+  canary[0] = canary[1] = LLGO_WASMCONTEXT_CANARY_WORD;
+}
+
+void llgo_wasmcontext_storage_release_copy(llgo_wasmcontext_storage *storage) {
+  if (storage->copy != NULL) {
+    llgo_wasmcontext_storage_allocator.free(storage->copy, storage->copy_size,
+                                            llgo_wasmcontext_storage_allocator.user);
+    storage->copy = NULL;
+    storage->copy_size = 0;
+  }
+}
+
+int llgo_wasmcontext_storage_fit_copy(llgo_wasmcontext_storage *storage, size_t needed) {
+  if (needed <= storage->copy_size && storage->copy_size / 4 <= needed + 64) {
+    return 1;
+  }
+  size_t size = round_up_16(needed);
+  unsigned char *copy =
+      llgo_wasmcontext_storage_allocator.alloc(size, llgo_wasmcontext_storage_allocator.user);
+  if (copy == NULL) {
+    return 0;
+  }
+  llgo_wasmcontext_storage_release_copy(storage);
+  storage->copy = copy;
+  storage->copy_size = size;
+  return 1;
+}
 
 llgo_wasmcontext_result llgo_wasmcontext_init(size_t max_stack,
                                               const llgo_wasmcontext_allocator *allocator) {
@@ -31,6 +111,11 @@ llgo_wasmcontext_result llgo_wasmcontext_init(size_t max_stack,
     return LLGO_WASMCONTEXT_STACK_TOO_LARGE;
   }
   llgo_wasmcontext_storage_allocator = *allocator;
+#ifndef __wasm__
+  if (llgo_stack_guard_thread_start() != 0) {
+    return LLGO_WASMCONTEXT_BACKEND_FAILED; /* LCOV_EXCL_LINE: sigaltstack with a fresh 64 KiB block */
+  }
+#endif
   llgo_wasmcontext_result result = llgo_wasmcontext_storage_init(round_up_16(max_stack), allocator);
   if (result == LLGO_WASMCONTEXT_OK) {
     max_stack_size = llgo_wasmcontext_storage_max_stack_size(round_up_16(max_stack));
@@ -89,6 +174,10 @@ size_t llgo_wasmcontext_stack_size(const llgo_wasmcontext *ctx) {
 size_t llgo_wasmcontext_held_bytes(const llgo_wasmcontext *ctx) {
   return llgo_wasmcontext_storage_held_bytes(
       llgo_wasmcontext_storage_of((llgo_wasmcontext *)ctx));
+}
+
+unsigned char *llgo_wasmcontext_floor(const llgo_wasmcontext *ctx, size_t *bytes) {
+  return llgo_wasmcontext_storage_floor(llgo_wasmcontext_storage_of((llgo_wasmcontext *)ctx), bytes);
 }
 
 void llgo_wasmcontext_smash_stack_canary(llgo_wasmcontext *ctx) {

@@ -1,20 +1,28 @@
 //llgo:build !llgo.context_pthread
 /*
- * wasmcontext_storage.h - backend-private: where a context's C stack and
- * Asyncify data live, and the hooks between a backend and its storage. Two
- * storages exist (exactly one is selected, by build tag):
- *   wasmcontext_storage_separate.c  one block per context:
- *                                   [save space | canary | C stack ..... top]
- *   wasmcontext_storage_shared.c    one shared block for all contexts:
- *                                   [scratch save space | canary | C stack . top]
- *                                   plus a right-sized copy per suspended context
- * wasmcontext_storage.c holds what both share (create/destroy, names, checks).
+ * wasmcontext_storage.h - backend-private: where a context's C stack and Asyncify data live, and
+ * the hooks between a backend and its storage. Two storages exist (exactly one is selected, by
+ * build tag):
+ *   wasmcontext_storage_shared.c    one block for all contexts, which all run at the same
+ *                                   addresses with the same limit:
+ *                                   [scratch save space | floor | guard | C stack ..... top]
+ *                                   plus a right-sized copy per suspended context (its used
+ *                                   stack and its Asyncify data)
+ *   wasmcontext_storage_separate.c  one block per context: [floor | guard | C stack ... top];
+ *                                   Asyncify data goes to one scratch space shared by all
+ *                                   contexts and is then copied to a right-sized buffer of the
+ *                                   context, so a suspended context holds its stack and what it
+ *                                   saved, not a save area as large as its stack
+ * wasmcontext_storage.c holds what both share (create/destroy, the layout of a stack, the
+ * copies, names, checks).
  *
- * The save space comes first so that Asyncify data running past its end lands
- * on the canary and the stack's free low end, memory this layer owns, and the
- * overflow is reported after the unwind instead of corrupting a neighbour
- * (Binaryen does not bounds-check while unwinding). Every backend's private
- * context struct starts with an llgo_wasmcontext_storage.
+ * The floor (wasmcontext_stack_guard.h) is memory right below the limit that belongs to the
+ * stack: its top word is the canary every switch checks. The guard is inaccessible pages natively
+ * (an overflow faults there) and absent on WebAssembly (the link's check stops the stack pointer
+ * at the limit instead). An Asyncify unwind writes its data into a scratch space with `end` at
+ * the end of memory this layer owns, so data running past the space lands in owned memory and is
+ * reported after the unwind (Binaryen does not bounds-check while unwinding). Every backend's
+ * private context struct starts with an llgo_wasmcontext_storage.
  */
 #ifndef LLGO_WASMCONTEXT_STORAGE_H
 #define LLGO_WASMCONTEXT_STORAGE_H
@@ -40,16 +48,20 @@ typedef struct llgo_asyncify_bounds {
 } llgo_asyncify_bounds;
 
 #define LLGO_WASMCONTEXT_CANARY_BYTES 16
+/* Below every stack's limit: the floor (LLGO_STACK_FLOOR_BYTES, the canary at its top). */
+#include "wasmcontext_stack_guard.h"
 #define LLGO_WASMCONTEXT_CANARY_WORD ((uint64_t)0xf00dcafe6f676c6cull)
 
 typedef struct llgo_wasmcontext_storage {
-  unsigned char *block;       /* separate: the context's block; shared: its copy (or NULL) */
+  unsigned char *block;       /* separate: the context's stack block; shared: NULL */
   size_t block_size;          /* bytes allocated for `block` */
+  unsigned char *copy;        /* what the context saved while suspended, or NULL: shared: its
+                                 used stack, then its Asyncify data; separate: the data */
+  size_t copy_size;           /* bytes allocated for `copy` */
   unsigned char *stack_top;   /* where the stack starts (grows down), 16-aligned */
   unsigned char *stack_limit; /* lowest address the stack may reach */
-  unsigned char *save_start;  /* where an Asyncify unwind writes its data (below the
-                                 stack: up to stack_top is memory this layer owns) */
-  const uint64_t *canary;     /* a word just below the lowest stack address */
+  unsigned char *guard;       /* native: its guard pages, right below stack_limit; else NULL */
+  const uint64_t *canary;     /* the top word of the floor, below the limit (and the guard) */
   void *stack_pointer;        /* saved when suspended (the backends set and read it) */
   size_t saved_stack;         /* shared: bytes of stack in the copy */
   size_t saved_data;          /* bytes of Asyncify data saved */
@@ -66,7 +78,8 @@ static inline llgo_wasmcontext_storage *llgo_wasmcontext_storage_of(llgo_wasmcon
   return (llgo_wasmcontext_storage *)(void *)ctx->opaque;
 }
 
-/* The most Asyncify data a context may keep: as much as its stack. */
+/* The most Asyncify data a context may keep: as much as its stack (the scratch space an unwind
+ * writes into is larger, so data past this limit still lands in owned memory). */
 static inline size_t llgo_wasmcontext_storage_save_limit(const llgo_wasmcontext_storage *storage) {
   return (size_t)(storage->stack_top - storage->stack_limit);
 }
@@ -107,13 +120,60 @@ llgo_wasmcontext_result llgo_wasmcontext_storage_suspended(llgo_wasmcontext_stor
 /* The context is about to resume: shared: its stack is copied back. Returns
  * the end of its saved Asyncify data (a rewind reads backwards from there). */
 unsigned char *llgo_wasmcontext_storage_resuming(llgo_wasmcontext_storage *storage);
-/* Bytes held for the context while suspended. */
+/* Bytes held for the context while suspended (its block, less its guard pages, and its copy). */
 size_t llgo_wasmcontext_storage_held_bytes(const llgo_wasmcontext_storage *storage);
+/* Memory right below the stack's limit (and natively its guard) that belongs to it: the floor. */
+unsigned char *llgo_wasmcontext_storage_floor(const llgo_wasmcontext_storage *storage, size_t *bytes);
+/* Where an Asyncify unwind of the context writes its data, and the end of the memory this layer
+ * owns past it (the unwind's `end`). Valid until the next create. */
+unsigned char *llgo_wasmcontext_storage_save_start(const llgo_wasmcontext_storage *storage);
+unsigned char *llgo_wasmcontext_storage_save_end(const llgo_wasmcontext_storage *storage);
 
 /* ---- implemented by wasmcontext_storage.c, for the storage files ---- */
 
 /* The allocator given to llgo_wasmcontext_init. */
 extern llgo_wasmcontext_allocator llgo_wasmcontext_storage_allocator;
+
+/* The size of a block that holds `save_size` bytes of save space, then a stack of `stack_size`
+ * bytes with its floor (and natively its guard pages, page-aligned) below it. */
+size_t llgo_wasmcontext_storage_block_size(size_t save_size, size_t stack_size);
+/* Lays such a block out: sets stack_top, stack_limit, guard and canary, and natively protects the
+ * guard pages (BACKEND_FAILED when that fails). The save space is the block's start. */
+llgo_wasmcontext_result llgo_wasmcontext_storage_lay_out(llgo_wasmcontext_storage *storage,
+                                                         unsigned char *block, size_t save_size,
+                                                         size_t stack_size);
+/* Makes a laid-out block's guard pages accessible again (before it is freed). */
+void llgo_wasmcontext_storage_unprotect(const llgo_wasmcontext_storage *storage);
+/* Rewrites the canary word (two words: the floor's top 16 bytes). */
+void llgo_wasmcontext_storage_write_canary(const llgo_wasmcontext_storage *storage);
+/* Makes the copy buffer hold at least `needed` bytes; a buffer more than four times too large is
+ * replaced, so a context that once suspended deep does not keep that memory while suspended
+ * shallow. 0 when the allocation failed. */
+int llgo_wasmcontext_storage_fit_copy(llgo_wasmcontext_storage *storage, size_t needed);
+/* Frees the copy buffer. */
+void llgo_wasmcontext_storage_release_copy(llgo_wasmcontext_storage *storage);
+
+/* Copies a stack or Asyncify data, rounded up to 16 bytes (both ends are 16-byte aligned and the
+ * buffers are sized for it). An inline loop of 8-byte moves beats a call of libc's memcpy for
+ * these few hundred bytes on wasm (and bulk memory is not enabled everywhere); clang's no_builtin
+ * keeps it from being turned back into a memcpy call. The same loop runs natively, so the
+ * sanitizer build checks it. */
+#if defined(__clang__)
+__attribute__((no_builtin("memcpy")))
+#endif
+static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_chunks(unsigned char *to,
+                                                                              const unsigned char *from,
+                                                                              size_t size) {
+  uint64_t *words_to = (uint64_t *)(void *)to;
+  const uint64_t *words_from = (const uint64_t *)(const void *)from;
+  size_t words = (size + 15) / 16 * 2;
+  for (size_t i = 0; i < words; i += 2) {
+    words_to[i] = words_from[i];
+    words_to[i + 1] = words_from[i + 1];
+  }
+}
+
+static inline size_t llgo_wasmcontext_round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
 /* ---- implemented by the selected backend ---- */
 
 /* "asyncify", "emscripten-fiber", "native", "stack-switching". */

@@ -81,6 +81,9 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     }
     EXPECT_GT(spec.default_stack_size, 0u);
     EXPECT_EQ(spec.default_stack_size % 16, 0u);
+    EXPECT_EQ(spec.separate_stack_size % 16, 0u);
+    // A running stack as roomy as a thread's everywhere (issue 33): at least 8 MiB.
+    EXPECT_GE(spec.default_stack_size, 8u << 20);
     for (const auto& flag : spec.cflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
     for (const auto& flag : spec.ldflags) EXPECT_TRUE(!flag.empty() && flag.front() != ' ' && flag.back() != ' ') << flag;
 
@@ -100,7 +103,8 @@ TEST(BuiltinDescriptors, EveryDescriptorKeepsItsInvariants) {
     if (wasm) {
       EXPECT_EQ(spec.goarch, "wasm");
       EXPECT_TRUE(contains(spec.build_tags, "nogc"));
-      EXPECT_EQ(spec.default_stack_size, 65536u);
+      EXPECT_EQ(spec.default_stack_size, 8u << 20);
+      EXPECT_EQ(spec.separate_stack_size, 65536u);
       EXPECT_NE(first_run_engine.command.front(), "{program}");
       // Every published module uses standard exception handling (or none of wasm's own).
       EXPECT_NE(caps.eh.final, ExceptionModel::Legacy);

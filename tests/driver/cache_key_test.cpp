@@ -188,6 +188,7 @@ std::vector<FieldChange> field_changes() {
       {"asyncify-removelist", "/asyncify-removelist", json::array({"other"})},
       {"context-asyncify-removelist", "/context-asyncify-removelist", json::object({{"asyncify", json::array({"other"})}})},
       {"default-stack-size", "/default-stack-size", 131072},
+      {"separate-stack-size", "/separate-stack-size", 131072},
       {"max-goroutines", "/max-goroutines", 1000, "wasip1-stack-switching"},
       {"link-optimization", "/link-optimization", "-O3"},
       {"environment", "/environment", json::object({{"LLGO_WASI_THREADS", "1"}})},

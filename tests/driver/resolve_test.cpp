@@ -239,6 +239,48 @@ TEST(Resolve, StacksChoice) {
   EXPECT_TRUE(fails_with([&] { resolve(typo); }, {"--stacks=sharde is not a stack mode", "did you mean \"shared\"?"}));
 }
 
+TEST(Resolve, StackSizeChoice) {
+  // The descriptors' sizes: an 8 MiB running stack, 64 KiB per goroutine with separate stacks.
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(p1.spec.default_stack_size, 8u << 20);
+  EXPECT_EQ(p1.spec.separate_stack_size, 64u << 10);
+  EXPECT_FALSE(query_sets_stack_size(named("wasip1")));
+  // Shared stacks: the size replaces default-stack-size (the shared stack, every goroutine's).
+  Query shared = named("wasip1");
+  shared.stack_size = "16M";
+  EXPECT_TRUE(query_sets_stack_size(shared));
+  ResolvedTarget big = resolve(shared);
+  EXPECT_EQ(big.spec.default_stack_size, 16u << 20);
+  EXPECT_EQ(big.spec.separate_stack_size, 64u << 10);
+  // Separate stacks (Fiber by default on J32): it replaces separate-stack-size, main keeps 8 MiB.
+  ResolvedTarget fiber = resolve(named("wasm", {{"LLGO_WASM_STACK_SIZE", "256K"}}));
+  EXPECT_EQ(fiber.spec.separate_stack_size, 256u << 10);
+  EXPECT_EQ(fiber.spec.default_stack_size, 8u << 20);
+  // The option wins over the environment; an empty variable is unset.
+  Query both = named("wasip1", {{"LLGO_WASM_STACK_SIZE", "1G"}});
+  both.stack_size = "131072";
+  EXPECT_EQ(resolve(both).spec.default_stack_size, 131072u);
+  EXPECT_FALSE(query_sets_stack_size(named("wasip1", {{"LLGO_WASM_STACK_SIZE", ""}})));
+  EXPECT_EQ(resolve(named("wasip1", {{"LLGO_WASM_STACK_SIZE", ""}})).spec.default_stack_size, 8u << 20);
+  // Units, rounding, bounds.
+  const std::uint64_t most32 = std::uint64_t{1} << 31;
+  EXPECT_EQ(parse_stack_size("8MiB", "s", most32), 8u << 20);
+  EXPECT_EQ(parse_stack_size("2g", "s", most32), 2ull << 30);
+  EXPECT_EQ(parse_stack_size("5000", "s", most32), 5008u) << "rounded up to a multiple of 16";
+  EXPECT_TRUE(fails_with([&] { parse_stack_size("8X", "--stack-size", most32); },
+                         {"--stack-size=8X: unknown unit \"X\""}));
+  EXPECT_TRUE(fails_with([&] { parse_stack_size("M", "--stack-size", most32); }, {"--stack-size=M: not a stack size"}));
+  EXPECT_TRUE(fails_with([&] { parse_stack_size("100", "--stack-size", most32); }, {"less than 4096 bytes"}));
+  EXPECT_TRUE(fails_with([&] { parse_stack_size("3G", "--stack-size", most32); }, {"at most 2147483648 bytes"}));
+  EXPECT_TRUE(fails_with([&] { parse_stack_size("99999999999999999999G", "--stack-size", most32); }, {"too large"}));
+  EXPECT_TRUE(fails_with([] { resolve(named("wasip1", {{"LLGO_WASM_STACK_SIZE", "3G"}})); },
+                         {"LLGO_WASM_STACK_SIZE=3G", "at most 2147483648 bytes"}));
+  // J64's pointers are 8 bytes: 3 GiB fits.
+  EXPECT_EQ(resolve(named("js-wasm", {{"LLGO_WASM_STACK_SIZE", "3G"}})).spec.separate_stack_size, 3ull << 30);
+  // The C API's query carries it too.
+  EXPECT_EQ(query_from_json(nlohmann::json::parse(R"({"target": "wasip1", "stack_size": "1M"})")).stack_size, "1M");
+}
+
 TEST(Resolve, AsyncifyRemovelistReachesEmcc) {
   ResolvedTarget j32 = resolve(named("wasm"));
   EXPECT_FALSE(j32.spec.asyncify_removelist.empty());

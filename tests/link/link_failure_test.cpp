@@ -107,9 +107,12 @@ TEST_F(LinkFailure, SuccessPublishesTheFinalModule) {
   std::string opt_line = read_text(scratch / "wasm-opt.log");
   EXPECT_LT(opt_line.find("--asyncify"), opt_line.find("--translate-to-exnref")) << opt_line;
   EXPECT_NE(opt_line.find("-O2"), std::string::npos) << opt_line;
-  EXPECT_NE(diagnostics.find("[3/5] asyncify+exnref"), std::string::npos) << diagnostics;
+  EXPECT_NE(diagnostics.find("[4/6] asyncify+exnref"), std::string::npos) << diagnostics;
+  // The fake core module links no runtime: the stack check leaves it alone and says why.
+  EXPECT_NE(diagnostics.find("[2/6] stack-check"), std::string::npos) << diagnostics;
+  EXPECT_NE(diagnostics.find("stack check: none (the module has no __llgo_stack_guard"), std::string::npos) << diagnostics;
   // The fake core module calls asyncify.start_unwind: the analysis says so on -v.
-  EXPECT_NE(diagnostics.find("[2/5] asyncify-analysis"), std::string::npos) << diagnostics;
+  EXPECT_NE(diagnostics.find("[3/6] asyncify-analysis"), std::string::npos) << diagnostics;
   EXPECT_NE(diagnostics.find("1 of 1 functions can reach a switch point"), std::string::npos) << diagnostics;
   EXPECT_NE(diagnostics.find(" B -> "), std::string::npos) << "-v shows module sizes before/after: " << diagnostics;
 }
@@ -213,16 +216,17 @@ TEST_F(LinkFailure, DryRunPrintsThePlanAndTouchesNothing) {
   int status = run_link_command(resolved_p1(), link_args({"--dry-run"}));
   std::string plan = testing::internal::GetCapturedStdout();
   EXPECT_EQ(status, 0);
-  EXPECT_NE(plan.find("2. asyncify-analysis: "), std::string::npos) << plan;
-  EXPECT_NE(plan.find("3. asyncify+exnref: " + (scratch / "fake-wasm-opt").string()), std::string::npos) << plan;
-  EXPECT_NE(plan.find("5. publish: rename"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("2. stack-check: "), std::string::npos) << plan;
+  EXPECT_NE(plan.find("3. asyncify-analysis: "), std::string::npos) << plan;
+  EXPECT_NE(plan.find("4. asyncify+exnref: " + (scratch / "fake-wasm-opt").string()), std::string::npos) << plan;
+  EXPECT_NE(plan.find("6. publish: rename"), std::string::npos) << plan;
   EXPECT_FALSE(fs::exists(scratch / "clang.log"));
   expect_previous_output_and_no_temporaries();
 
   testing::internal::CaptureStdout();
   EXPECT_EQ(run_link_command(resolved_p1(), link_args({"--dry-run", "--json"})), 0);
   nlohmann::json json = nlohmann::json::parse(testing::internal::GetCapturedStdout());
-  EXPECT_EQ(json["steps"].size(), 5u);
+  EXPECT_EQ(json["steps"].size(), 6u);
 }
 
 TEST_F(LinkFailure, PrintWasmOptGivesTheExactVersion) {

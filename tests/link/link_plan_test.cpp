@@ -83,8 +83,17 @@ TEST(LinkArguments, RecognisesEveryOptimizationSpelling) {
 
 TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPublishes) {
   auto arguments = parse_link_arguments({"main.o", "-O2", "-o", "out/app.wasm", "-lm"});
-  LinkPlan plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
-  ASSERT_EQ(plan.steps.size(), 5u);
+  LinkPlan full_plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
+  ASSERT_EQ(full_plan.steps.size(), 6u);
+  EXPECT_EQ(full_plan.steps[0].name, "link");
+  // The stack check rewrites the linked module before anything else reads it (stack_check.hpp).
+  EXPECT_EQ(full_plan.steps[1].kind, LinkStepKind::add_stack_check);
+  const std::string checked = "out/.app.wasm.checked.4242.abc123.tmp";
+  EXPECT_EQ(full_plan.steps[1].inputs, std::vector<std::string>{"out/.app.wasm.core.4242.abc123.tmp"});
+  EXPECT_EQ(full_plan.steps[1].outputs, std::vector<std::string>{checked});
+  // The rest of the plan reads the checked module; seen without the step, as --stack-check off plans.
+  LinkPlan plan = full_plan;
+  plan.steps.erase(plan.steps.begin() + 1);
   EXPECT_EQ(plan.steps[0].name, "link");
   EXPECT_EQ(plan.steps[1].kind, LinkStepKind::analyse_asyncify);
   EXPECT_EQ(plan.steps[2].name, "asyncify+exnref");
@@ -103,7 +112,7 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
   // The analysis reads the core module and decides the Asyncify arguments of the next step.
   const std::string arguments_file = "out/.app.wasm.asyncify-args.4242.abc123.tmp";
   const std::string list_file = "out/.app.wasm.asyncify-list.4242.abc123.tmp";
-  EXPECT_EQ(plan.steps[1].inputs, std::vector<std::string>{core});
+  EXPECT_EQ(plan.steps[1].inputs, std::vector<std::string>{checked});
   EXPECT_EQ(plan.steps[1].outputs, (std::vector<std::string>{arguments_file, list_file}));
   ASSERT_TRUE(plan.steps[1].narrowing.has_value());
   EXPECT_EQ(plan.steps[1].narrowing->switch_imports,
@@ -116,7 +125,7 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
 
   const auto& opt = plan.steps[2].command;
   EXPECT_EQ(opt.front(), "/opt/wasm-opt");
-  EXPECT_EQ(opt[1], core);
+  EXPECT_EQ(opt[1], checked);
   ASSERT_EQ(plan.steps[2].arguments_file, arguments_file);
   // The decided arguments (--asyncify ...) go before -O2: Asyncify instruments the module the
   // analysis read, and the optimiser runs after it.
@@ -133,7 +142,7 @@ TEST(LinkPlan, P1ExecutableAnalysesThenRunsAsyncifyThenExnrefThenValidatesAndPub
   EXPECT_EQ(plan.steps[3].inputs.front(), final_module);
   EXPECT_EQ(plan.steps[4].inputs.front(), final_module);
   EXPECT_EQ(plan.steps[4].outputs.front(), "out/app.wasm");
-  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, final_module, arguments_file, list_file}));
+  EXPECT_EQ(plan.temporaries, (std::vector<std::string>{core, checked, final_module, arguments_file, list_file}));
   std::string text = format_link_plan_text(plan);
   EXPECT_NE(text.find("removed -O2 from the link line"), std::string::npos) << text;
 }
@@ -149,15 +158,15 @@ TEST(LinkPlan, DebugInformationOnlyWhenTheLinkLineAsksForIt) {
   // Release (no -g): the libraries' DWARF is left out at the link, and wasm-opt gets no -g.
   auto release = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-O2", "-o", "app.wasm"}), tools(), naming());
   EXPECT_TRUE(contains(release.steps[0].command, "-Wl,--strip-debug"));
-  EXPECT_FALSE(contains(release.steps[2].command, "-g"));
+  EXPECT_FALSE(contains(release.steps[3].command, "-g"));
   // Debug: DWARF kept, and Binaryen rewrites it for the code it changes.
   auto debug = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-O0", "-g", "-o", "app.wasm"}), tools(), naming());
   EXPECT_FALSE(contains(debug.steps[0].command, "-Wl,--strip-debug"));
-  EXPECT_TRUE(contains(debug.steps[2].command, "-g"));
+  EXPECT_TRUE(contains(debug.steps[3].command, "-g"));
   // P1T (its wasm-opt step only translates exceptions): no DWARF without -g either.
   auto threads = build_link_plan(resolved_p1t(), parse_link_arguments({"main.o", "-o", "app.wasm"}), tools(), naming());
   EXPECT_TRUE(contains(threads.steps[0].command, "-Wl,--strip-debug"));
-  EXPECT_FALSE(contains(threads.steps[1].command, "-g"));
+  EXPECT_FALSE(contains(threads.steps[2].command, "-g"));
   // Archives are not linked.
   auto archive = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "archive", "a.o", "-o", "a.a"}), tools(), naming());
   EXPECT_FALSE(contains(archive.steps[0].command, "-Wl,--strip-debug"));
@@ -165,16 +174,16 @@ TEST(LinkPlan, DebugInformationOnlyWhenTheLinkLineAsksForIt) {
 
 TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
   auto wide = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--no-asyncify-narrowing"}), tools(), naming());
-  ASSERT_EQ(wide.steps.size(), 4u);  // no analysis
-  for (const auto& word : wide.steps[1].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
-  EXPECT_TRUE(contains(wide.steps[1].command, "--asyncify"));
-  EXPECT_FALSE(wide.steps[1].arguments_file.has_value());
+  ASSERT_EQ(wide.steps.size(), 5u);  // link, stack-check, wasm-opt, validate, publish: no analysis
+  for (const auto& word : wide.steps[2].command) EXPECT_EQ(word.find("asyncify-imports"), std::string::npos) << word;
+  EXPECT_TRUE(contains(wide.steps[2].command, "--asyncify"));
+  EXPECT_FALSE(wide.steps[2].arguments_file.has_value());
   // Wide Asyncify keeps the descriptor's declared non-switching functions out too.
-  EXPECT_TRUE(contains(wide.steps[1].command, asyncify_removelist_argument(chosen_asyncify_removelist(resolved_p1().spec))));
+  EXPECT_TRUE(contains(wide.steps[2].command, asyncify_removelist_argument(chosen_asyncify_removelist(resolved_p1().spec))));
 
   auto none = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "none"}), tools(), naming());
-  ASSERT_EQ(none.steps.size(), 4u);
-  for (const auto& word : none.steps[1].command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << word;
+  ASSERT_EQ(none.steps.size(), 5u);
+  for (const auto& word : none.steps[2].command) EXPECT_EQ(word.find("asyncify"), std::string::npos) << word;
   EXPECT_THROW(parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify", "some"}), LinkUsageError);
 
   // A descriptor may name host imports that switch; the command line may add more.
@@ -183,8 +192,8 @@ TEST(LinkPlan, NarrowingCanBeTurnedOffAndExtended) {
                         R"({"name": "host-yield", "inherits": "wasip1", "asyncify-imports": ["env.host_yield"]})");
   auto target = link_test::resolve_target_named((scratch / "host-yield.json").string());
   auto extended = build_link_plan(target, parse_link_arguments({"a.o", "-o", "a.wasm", "--asyncify-import", "env.other"}), tools(), naming());
-  ASSERT_TRUE(extended.steps[1].narrowing.has_value());
-  EXPECT_EQ(extended.steps[1].narrowing->switch_imports,
+  ASSERT_TRUE(extended.steps[2].narrowing.has_value());
+  EXPECT_EQ(extended.steps[2].narrowing->switch_imports,
             (std::vector<std::string>{"asyncify.start_unwind", "asyncify.stop_rewind", "env.host_yield", "env.other"}));
   link_test::fs::remove_all(scratch);
 }
@@ -233,7 +242,10 @@ TEST(LinkPlan, ArchivesAndSharedLibrariesHaveNoPostLinkSteps) {
 // P1T has no Asyncify, yet its published module holds standard exnref, as every final module does:
 // one wasm-opt step translates LLVM 19's legacy EH, and the check refuses any legacy left.
 TEST(LinkPlan, P1TTranslatesToExnrefWithoutAsyncifyAndChecksSharedMemory) {
-  auto plan = build_link_plan(resolved_p1t(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
+  auto checked_plan = build_link_plan(resolved_p1t(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
+  ASSERT_EQ(checked_plan.steps.size(), 5u);
+  EXPECT_EQ(checked_plan.steps[1].kind, LinkStepKind::add_stack_check) << "goroutine threads are checked too";
+  auto plan = build_link_plan(resolved_p1t(), parse_link_arguments({"a.o", "--stack-check", "off", "-o", "a.wasm"}), tools(), naming());
   ASSERT_EQ(plan.steps.size(), 4u);
   EXPECT_EQ(plan.steps[0].name, "link");
   EXPECT_TRUE(contains(plan.steps[0].command, "-pthread"));
@@ -254,8 +266,13 @@ TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {
   LinkToolchain toolchain = tools();
   toolchain.llgo_wasm_root = "/src/llgo-wasm";
   toolchain.wasm_merge = "/opt/wasm-merge";
-  auto plan = build_link_plan(resolved_stack_switching(), parse_link_arguments({"main.o", "-O2", "-o", "app.wasm"}),
-                              toolchain, naming());
+  auto checked_plan = build_link_plan(resolved_stack_switching(), parse_link_arguments({"main.o", "-O2", "-o", "app.wasm"}),
+                                      toolchain, naming());
+  ASSERT_EQ(checked_plan.steps.size(), 6u);
+  EXPECT_EQ(checked_plan.steps[1].kind, LinkStepKind::add_stack_check);
+  EXPECT_EQ(checked_plan.steps[2].command[5], ".app.wasm.checked.4242.abc123.tmp") << "the merge takes the checked module";
+  auto plan = build_link_plan(resolved_stack_switching(),
+                              parse_link_arguments({"main.o", "-O2", "--stack-check", "off", "-o", "app.wasm"}), toolchain, naming());
   ASSERT_EQ(plan.steps.size(), 5u);
   EXPECT_EQ(plan.steps[0].name, "link");
   EXPECT_EQ(plan.steps[1].name, "merge");
@@ -293,7 +310,8 @@ TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {
   // no analysis step, no Asyncify argument.
   for (const char* mode : {"narrowed", "wide", "none"}) {
     auto asked = build_link_plan(resolved_stack_switching(),
-                                 parse_link_arguments({"main.o", "--asyncify", mode, "-o", "app.wasm"}), toolchain, naming());
+                                 parse_link_arguments({"main.o", "--asyncify", mode, "--stack-check=off", "-o", "app.wasm"}),
+                                 toolchain, naming());
     ASSERT_EQ(asked.steps.size(), 5u) << mode;
     for (const auto& step : asked.steps) {
       EXPECT_NE(step.kind, LinkStepKind::analyse_asyncify) << mode;
@@ -305,7 +323,8 @@ TEST(LinkPlan, StackSwitchingMergesTheGlueAndRunsNoAsyncify) {
   }
 
   // P1 keeps its plan, and its check now forbids stack switching.
-  auto p1 = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "-o", "app.wasm"}), toolchain, naming());
+  auto p1 = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "--stack-check", "off", "-o", "app.wasm"}),
+                            toolchain, naming());
   ASSERT_EQ(p1.steps.size(), 5u);
   EXPECT_EQ(p1.steps[1].kind, LinkStepKind::analyse_asyncify);
   ASSERT_EQ(p1.steps[3].kind, LinkStepKind::validate_module);
@@ -317,13 +336,15 @@ TEST(LinkPlan, JsonFormHasToolsArgsInputsOutputs) {
   auto plan = build_link_plan(resolved_p1(), parse_link_arguments({"a.o", "-o", "a.wasm"}), tools(), naming());
   nlohmann::json json = link_plan_to_json(plan);
   EXPECT_EQ(json["kind"], "executable");
-  ASSERT_EQ(json["steps"].size(), 5u);
-  EXPECT_EQ(json["steps"][1]["kind"], "analyse");
-  EXPECT_EQ(json["steps"][1]["switch_imports"], (nlohmann::json{"asyncify.start_unwind", "asyncify.stop_rewind"}));
-  EXPECT_EQ(json["steps"][2]["tool"], "/opt/wasm-opt");
-  EXPECT_EQ(json["steps"][2]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
-  EXPECT_EQ(json["steps"][2]["arguments_file"], ".a.wasm.asyncify-args.4242.abc123.tmp");
-  EXPECT_EQ(json["steps"][4]["outputs"][0], "a.wasm");
+  ASSERT_EQ(json["steps"].size(), 6u);
+  EXPECT_EQ(json["steps"][1]["kind"], "stack-check");
+  EXPECT_EQ(json["steps"][1]["inputs"][0], ".a.wasm.core.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][2]["kind"], "analyse");
+  EXPECT_EQ(json["steps"][2]["switch_imports"], (nlohmann::json{"asyncify.start_unwind", "asyncify.stop_rewind"}));
+  EXPECT_EQ(json["steps"][3]["tool"], "/opt/wasm-opt");
+  EXPECT_EQ(json["steps"][3]["inputs"][0], ".a.wasm.checked.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][3]["arguments_file"], ".a.wasm.asyncify-args.4242.abc123.tmp");
+  EXPECT_EQ(json["steps"][5]["outputs"][0], "a.wasm");
 }
 
 namespace {
@@ -347,6 +368,8 @@ TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
   EXPECT_EQ(plan.steps[0].outputs.front(), shim);
   ASSERT_TRUE(plan.steps[0].shim.has_value());
   EXPECT_EQ(plan.steps[0].shim->binaryen_root, "/opt/binaryen");
+  EXPECT_TRUE(plan.steps[0].shim->narrow);
+  EXPECT_TRUE(plan.steps[0].shim->stack_check) << "the shim adds the stack check to emcc's module";
   const auto& emcc = plan.steps[1].command;
   EXPECT_EQ(emcc.front(), "/opt/emcc");
   EXPECT_TRUE(contains(emcc, "-sASYNCIFY=1"));
@@ -359,7 +382,15 @@ TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
   EXPECT_EQ(plan.steps[3].outputs.front(), "out/app.js");
 
   // -O3 stays on emcc's line (emcc runs Binaryen with it); --asyncify none drops -sASYNCIFY.
-  auto none = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-O3", "-sASYNCIFY", "-o", "app.js", "--asyncify", "none"}),
+  // Without Asyncify the shim still runs, for the stack check alone; with neither, no shim.
+  auto unnarrowed = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "app.js", "--asyncify", "none"}),
+                                    emscripten, naming());
+  ASSERT_EQ(unnarrowed.steps.size(), 4u);
+  ASSERT_TRUE(unnarrowed.steps[0].shim.has_value());
+  EXPECT_FALSE(unnarrowed.steps[0].shim->narrow);
+  EXPECT_TRUE(unnarrowed.steps[0].shim->stack_check);
+  auto none = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-O3", "-sASYNCIFY", "-o", "app.js", "--asyncify", "none",
+                                                                    "--stack-check", "off"}),
                               emscripten, naming());
   ASSERT_EQ(none.steps.size(), 2u);
   EXPECT_TRUE(contains(none.steps[0].command, "-O3"));
@@ -371,4 +402,37 @@ TEST(LinkPlan, EmscriptenExecutableLinksIntoAFolderThroughTheBinaryenShim) {
   auto plain = build_link_plan(resolved_j32(), parse_link_arguments({"main.o", "-o", "app.js"}), no_binaryen, naming());
   ASSERT_EQ(plain.steps.size(), 2u);
   EXPECT_NE(format_link_plan_text(plain).find("Asyncify not narrowed"), std::string::npos);
+  EXPECT_NE(format_link_plan_text(plain).find("no stack-overflow check"), std::string::npos);
+}
+
+// --stack-size (resolved by the CLI and handed to the plan): two steps before the link write and
+// compile the program's llgo_stack_size, whose object the link takes; --stack-check off says
+// what the module loses.
+TEST(LinkPlan, ProgramStackSizeIsCompiledIntoTheLinkAndTheCheckCanBeTurnedOff) {
+  auto arguments = parse_link_arguments({"main.o", "-o", "out/app.wasm"});
+  arguments.program_stack_size = 16u << 20;
+  auto plan = build_link_plan(resolved_p1(), arguments, tools(), naming());
+  ASSERT_EQ(plan.steps.size(), 8u);
+  EXPECT_EQ(plan.steps[0].kind, LinkStepKind::write_source);
+  const std::string source = "out/.app.wasm.stack-size.4242.abc123.tmp/llgo_stack_size.c";
+  const std::string object = "out/.app.wasm.stack-size.4242.abc123.tmp/llgo_stack_size.o";
+  EXPECT_EQ(plan.steps[0].outputs, std::vector<std::string>{source});
+  EXPECT_NE(plan.steps[0].content.find("const __SIZE_TYPE__ llgo_stack_size = 16777216u;"), std::string::npos)
+      << plan.steps[0].content;
+  const auto& compile = plan.steps[1].command;
+  EXPECT_EQ(compile.front(), "/opt/clang");
+  EXPECT_TRUE(contains(compile, "-c") && contains(compile, source) && contains(compile, object));
+  EXPECT_TRUE(contains(compile, "-DLLGO_CONTEXT_ASYNCIFY")) << "the target's effective cflags";
+  EXPECT_EQ(plan.steps[2].name, "link");
+  EXPECT_TRUE(contains(plan.steps[2].command, object));
+  EXPECT_TRUE(contains(plan.temporaries, "out/.app.wasm.stack-size.4242.abc123.tmp"));
+  // An archive takes no stack size.
+  auto archive_arguments = parse_link_arguments({"--kind", "archive", "a.o", "-o", "libx.a"});
+  archive_arguments.program_stack_size = 16u << 20;
+  EXPECT_EQ(build_link_plan(resolved_p1(), archive_arguments, tools(), naming()).steps.size(), 2u);
+
+  auto off = build_link_plan(resolved_p1(), parse_link_arguments({"main.o", "--stack-check", "off", "-o", "app.wasm"}), tools(), naming());
+  for (const auto& step : off.steps) EXPECT_NE(step.kind, LinkStepKind::add_stack_check);
+  EXPECT_NE(format_link_plan_text(off).find("no stack-overflow check (--stack-check off)"), std::string::npos);
+  EXPECT_THROW(parse_link_arguments({"main.o", "--stack-check", "maybe", "-o", "app.wasm"}), LinkUsageError);
 }

@@ -689,7 +689,7 @@ static int absurd_stack_main(int argc, char **argv) {
 static int large_stack_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  llgo_go_stack(count_lifecycle, NULL, 1024 * 1024);
+  llgo_go_stack(count_lifecycle, NULL, (size_t)16 * 1024 * 1024); /* twice the default-stack-size */
   llgo_gosched();
   printf("%d\n", lifecycle_count);
   return 0;

@@ -13,6 +13,7 @@
 
 #include "llgo_wasm/asyncify_analysis.hpp"
 #include "llgo_wasm/child_process.hpp"
+#include "llgo_wasm/stack_check.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 
 namespace llgo_wasm {
@@ -123,6 +124,32 @@ AsyncifyNarrowingReport narrow_emscripten_arguments(std::vector<std::string>& ar
   return report;
 }
 
+// wasm-opt's input module among its arguments (the one positional argument), if there is one.
+std::optional<std::string> wasm_opt_input(const std::vector<std::string>& arguments) {
+  static const std::set<std::string> takes_value = {"-o", "--output", "-ism", "--input-source-map", "-osm",
+                                                     "--output-source-map", "-osu", "--output-source-map-url",
+                                                     "-pa", "--pass-arg"};
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (takes_value.count(arguments[i])) {
+      ++i;
+      continue;
+    }
+    if (!arguments[i].starts_with("-")) inputs.push_back(arguments[i]);
+  }
+  if (inputs.size() != 1) return std::nullopt;
+  return inputs.front();
+}
+
+std::string stack_check_report_path(const std::string& report_path) { return report_path + ".stack-check.json"; }
+
+void write_stack_check_report(const std::string& report_path, const StackCheckReport& report) {
+  nlohmann::json document = {{"functions", report.functions}, {"checks", report.checks}, {"restores", report.restores},
+                             {"dropped_sections", report.dropped_sections}, {"bytes_before", report.bytes_before},
+                             {"bytes_after", report.bytes_after}};
+  std::ofstream(stack_check_report_path(report_path), std::ios::trunc) << document.dump() << "\n";
+}
+
 void write_report(const std::string& path, const AsyncifyNarrowingReport& report) {
   nlohmann::json document = {{"analysed", report.analysed},
                              {"fallback_reason", report.fallback_reason},
@@ -141,7 +168,7 @@ void write_report(const std::string& path, const AsyncifyNarrowingReport& report
 }  // namespace
 
 void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& shim_root, const std::string& report_path,
-                           const std::string& driver_executable) {
+                           const std::string& driver_executable, bool narrow, bool stack_check) {
   const fs::path real_bin = fs::path(binaryen_root) / "bin", shim_bin = fs::path(shim_root) / "bin";
   std::error_code error;
   fs::create_directories(shim_bin, error);
@@ -164,7 +191,8 @@ void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& 
       << "#!/bin/sh\n# llgo-wasm: narrows emcc's Asyncify, then runs the real wasm-opt (docs/link-pipeline.md)\nexec "
       << single_quoted(driver_executable) << " link "
       << emscripten_wasm_opt_shim_flag << " " << single_quoted((real_bin / "wasm-opt").string()) << " "
-      << single_quoted(report_path) << " \"$@\"\n";
+      << single_quoted(report_path) << (narrow ? "" : " " + std::string(kShimNoNarrowing))
+      << (stack_check ? " " + std::string(kShimStackCheck) : "") << " \"$@\"\n";
   fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, error);
   if (error) throw std::runtime_error("cannot make " + script.string() + " executable: " + error.message());
 }
@@ -175,10 +203,29 @@ int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments) {
     return 2;
   }
   const std::string report_path = arguments[1];
-  std::vector<std::string> passed(arguments.begin() + 2, arguments.end());
+  size_t first = 2;
+  bool narrow = true, stack_check = false;
+  for (; first < arguments.size(); ++first) {
+    if (arguments[first] == kShimNoNarrowing) narrow = false;
+    else if (arguments[first] == kShimStackCheck) stack_check = true;
+    else break;
+  }
+  std::vector<std::string> passed(arguments.begin() + static_cast<long>(first), arguments.end());
   bool asyncify = false;
   for (const auto& arg : passed) asyncify = asyncify || arg == "--asyncify";
-  if (asyncify) write_report(report_path, narrow_emscripten_arguments(passed, report_path + ".list"));
+  if (stack_check) {
+    // Before emcc's optimiser and Asyncify, in the module wasm-opt is about to read (in place).
+    if (auto input = wasm_opt_input(passed)) {
+      try {
+        StackCheckReport report = add_stack_check_file(*input, *input);
+        if (report.instrumented) write_stack_check_report(report_path, report);
+      } catch (const std::exception& error) {
+        std::cerr << "llgo-wasm link: the stack-overflow check failed: " << error.what() << "\n";
+        return 1;
+      }
+    }
+  }
+  if (asyncify && narrow) write_report(report_path, narrow_emscripten_arguments(passed, report_path + ".list"));
   std::vector<std::string> command = {arguments[0]};
   command.insert(command.end(), passed.begin(), passed.end());
   // Binaryen warns once per listed name that the optimiser run before --asyncify removed
@@ -209,6 +256,22 @@ std::optional<AsyncifyNarrowingReport> read_asyncify_report(const std::string& r
   report.can_switch_names = document.value("can_switch_names", std::vector<std::string>{});
   report.switch_imports_called = document.value("switch_imports_called", std::vector<std::string>{});
   report.seconds = document.value("seconds", 0.0);
+  return report;
+}
+
+std::optional<StackCheckReport> read_stack_check_report(const std::string& report_path) {
+  std::ifstream in(stack_check_report_path(report_path));
+  if (!in) return std::nullopt;
+  nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
+  if (!document.is_object()) return std::nullopt;
+  StackCheckReport report;
+  report.instrumented = true;
+  report.functions = document.value("functions", 0u);
+  report.checks = document.value("checks", 0u);
+  report.restores = document.value("restores", 0u);
+  report.dropped_sections = document.value("dropped_sections", 0u);
+  report.bytes_before = document.value("bytes_before", std::size_t{0});
+  report.bytes_after = document.value("bytes_after", std::size_t{0});
   return report;
 }
 

@@ -36,6 +36,12 @@ LinkOutputKind parse_kind(const std::string& value) {
   throw LinkUsageError("--kind '" + value + "' is unknown; use executable, archive or shared");
 }
 
+bool parse_on_off(const std::string& option, const std::string& value) {
+  if (value == "on") return true;
+  if (value == "off") return false;
+  throw LinkUsageError(option + " '" + value + "' is unknown; use on or off");
+}
+
 }  // namespace
 
 const char* to_string(LinkOutputKind kind) {
@@ -82,6 +88,10 @@ LinkArguments parse_link_arguments(const std::vector<std::string>& args) {
       parsed.asyncify = parse_asyncify_mode(value_of(i, arg));
     } else if (arg.starts_with("--asyncify=")) {
       parsed.asyncify = parse_asyncify_mode(arg.substr(11));
+    } else if (arg == "--stack-check") {
+      parsed.stack_check = parse_on_off(arg, value_of(i, arg));
+    } else if (arg.starts_with("--stack-check=")) {
+      parsed.stack_check = parse_on_off("--stack-check", arg.substr(14));
     } else if (arg == "--print-asyncify-list") {
       parsed.print_asyncify_list = true;
     } else if (arg == "--kind") {

@@ -112,7 +112,8 @@ std::optional<std::string> input_named_as_output(const LinkArguments& arguments)
 std::string link_command_usage() {
   return R"(usage: llgo-wasm link [common options] [--dry-run] [--json] [-v] [--kind executable|archive|shared]
                       [--cc CLANG] [--sysroot DIR] [--asyncify narrowed|wide|none] [--print-asyncify-list]
-                      [--asyncify-import MODULE.NAME]... [--] -o OUTPUT inputs... [clang flags...]
+                      [--asyncify-import MODULE.NAME]... [--stack-check on|off]
+                      [--] -o OUTPUT inputs... [clang flags...]
        llgo-wasm link --print-wasm-opt [--json]
 
 Links objects and archives for the resolved target.  P1 executables are linked to a temporary
@@ -139,6 +140,14 @@ link-optimization).  A `--` ends the common options (--target ...), so a CMake l
   --no-asyncify-narrowing  the same as --asyncify wide
   --print-asyncify-list    after linking, print the functions that can reach a switch point
   --asyncify-import M.N    an extra import that may switch (start an unwind)
+  --stack-check on|off     on (default): every write of the stack pointer that can lower it is
+                           checked against the running stack's limit, so an overflow is reported
+                           (Go's "fatal error: stack overflow") before anything is written past
+                           it; off: no check (baselines; it also keeps DWARF, which the check
+                           removes since it moves code)
+  --stack-size BYTES       (a common option, before --; also LLGO_WASM_STACK_SIZE) this program's
+                           goroutine stack size, compiled into it: the shared stack's size with
+                           shared stacks, each goroutine's with separate ones
   --print-wasm-opt         print the discovered wasm-opt's exact version (for cache keys) and exit
 Environment: WASMOPT, BINARYEN_ROOT, PATH, LLGO_WASM_TOOLCHAIN_DIR choose wasm-opt; CC (native
 targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the target's flags names
@@ -146,7 +155,8 @@ targets only), AR; LLGO_WASM_ROOT is the llgo-wasm checkout that {root} in the t
 )";
 }
 
-int run_link_command(const ResolvedTarget& target, const std::vector<std::string>& args) {
+int run_link_command(const ResolvedTarget& target, const std::vector<std::string>& args,
+                     std::optional<std::uint64_t> program_stack_size) {
   LinkArguments arguments;
   try {
     arguments = parse_link_arguments(args);
@@ -185,8 +195,9 @@ int run_link_command(const ResolvedTarget& target, const std::vector<std::string
   if (triple_is_wasi(target.spec.triple) && !arguments.sysroot) {
     toolchain.sysroot = choose_wasi_sysroot(environment, sysroots_tried);
   }
+  arguments.program_stack_size = program_stack_size;
   if (arguments.kind == LinkOutputKind::executable && target.spec.capabilities.asyncify == AsyncifyMode::Emscripten &&
-      arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+      (arguments.asyncify == AsyncifyInstrumentation::narrowed || arguments.stack_check)) {
     toolchain.emscripten_binaryen_root = emscripten_binaryen_root(toolchain.compiler);
     toolchain.driver_executable = current_executable();
   }

@@ -21,6 +21,7 @@
 #include "llgo_wasm/asyncify_narrowing.hpp"
 #include "llgo_wasm/child_process.hpp"
 #include "llgo_wasm/emscripten_asyncify.hpp"
+#include "llgo_wasm/stack_check.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 #include "llgo_wasm/wasm_module_validation.hpp"
 
@@ -326,9 +327,30 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           detail = step.outputs.front();
           break;
         }
+        case LinkStepKind::add_stack_check: {
+          try {
+            StackCheckReport report = add_stack_check_file(step.inputs.front(), step.outputs.front());
+            detail = report.describe();
+            result.stack_check = report;
+          } catch (const std::exception& error) {
+            return fail(number, step, error.what());
+          }
+          break;
+        }
+        case LinkStepKind::write_source: {
+          std::error_code error;
+          fs::create_directories(fs::path(step.outputs.front()).parent_path(), error);
+          std::ofstream file(step.outputs.front(), std::ios::trunc);
+          file << step.content;
+          file.close();
+          if (error || !file) return fail(number, step, "cannot write " + step.outputs.front());
+          detail = step.outputs.front();
+          break;
+        }
         case LinkStepKind::prepare_binaryen_shim: {
           try {
-            prepare_binaryen_shim(step.shim->binaryen_root, step.outputs.at(0), step.outputs.at(1), step.shim->driver_executable);
+            prepare_binaryen_shim(step.shim->binaryen_root, step.outputs.at(0), step.outputs.at(1), step.shim->driver_executable,
+                                  step.shim->narrow, step.shim->stack_check);
           } catch (const std::exception& error) {
             return fail(number, step, error.what());
           }
@@ -337,7 +359,9 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
         }
         case LinkStepKind::read_asyncify_report: {
           result.asyncify = read_asyncify_report(step.inputs.front());
+          result.stack_check = read_stack_check_report(step.inputs.front());
           detail = result.asyncify ? result.asyncify->summary() : "emcc ran no Asyncify pass";
+          if (result.stack_check) detail += "; " + result.stack_check->describe();
           break;
         }
       }

@@ -114,8 +114,17 @@ const char* step_kind_name(LinkStepKind kind) {
     case LinkStepKind::analyse_asyncify: return "analyse";
     case LinkStepKind::prepare_binaryen_shim: return "prepare";
     case LinkStepKind::read_asyncify_report: return "report";
+    case LinkStepKind::add_stack_check: return "stack-check";
+    case LinkStepKind::write_source: return "write";
   }
   return "?";
+}
+
+// The source a program stack size (--stack-size) becomes: the definition LLGO_STACK_SIZE writes
+// (llgo_runtime.h), which the runtime reads through a weak reference (runtime/src/stack_size.c).
+std::string stack_size_source(std::uint64_t size) {
+  return "/* llgo-wasm link --stack-size: this program's goroutine stack size (llgo_runtime.h, LLGO_STACK_SIZE). */\n"
+         "const __SIZE_TYPE__ llgo_stack_size = " + std::to_string(size) + "u;\n";
 }
 
 }  // namespace
@@ -196,22 +205,25 @@ static void add_emscripten_executable_steps(LinkPlan& plan, std::vector<std::str
   LinkStep link_step = make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {emcc_output});
   link_step.create_directories = {folder};
   std::optional<std::string> report;
-  if (arguments.asyncify == AsyncifyInstrumentation::narrowed) {
+  const bool narrow = arguments.asyncify == AsyncifyInstrumentation::narrowed;
+  if (narrow || arguments.stack_check) {
     if (toolchain.emscripten_binaryen_root && toolchain.driver_executable) {
       const std::string shim = temporary_path(arguments.output_path, "binaryen", naming);
       report = (fs::path(shim) / "asyncify-report.json").string();
       plan.temporaries.push_back(shim);
       LinkStep prepare = make_step(LinkStepKind::prepare_binaryen_shim, "binaryen-shim", {}, {}, {shim, *report});
-      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable};
+      prepare.shim = BinaryenShimRequest{*toolchain.emscripten_binaryen_root, *toolchain.driver_executable, narrow,
+                                         arguments.stack_check};
       plan.steps.push_back(prepare);
       link_step.environment = {"EM_BINARYEN_ROOT=" + shim};
     } else {
-      plan.notes.push_back(std::string("Asyncify not narrowed: ") +
-                           (toolchain.emscripten_binaryen_root ? "this driver cannot name its own executable"
-                                                               : "emcc's Binaryen was not found (em-config BINARYEN_ROOT)") +
-                           "; emcc's own analysis decides");
+      const std::string why = toolchain.emscripten_binaryen_root ? "this driver cannot name its own executable"
+                                                                 : "emcc's Binaryen was not found (em-config BINARYEN_ROOT)";
+      if (narrow) plan.notes.push_back("Asyncify not narrowed: " + why + "; emcc's own analysis decides");
+      if (arguments.stack_check) plan.notes.push_back("no stack-overflow check: " + why + " (the check runs in the wasm-opt shim)");
     }
-  } else if (arguments.asyncify == AsyncifyInstrumentation::wide) {
+  }
+  if (arguments.asyncify == AsyncifyInstrumentation::wide) {
     plan.notes.push_back("Asyncify narrowing off: emcc's own analysis decides");
   }
   plan.steps.push_back(link_step);
@@ -277,6 +289,31 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     }
   }
   link.insert(link.end(), arguments.link_line.begin(), arguments.link_line.end());
+  if (arguments.program_stack_size && arguments.kind == LinkOutputKind::executable) {
+    // The program's stack size, compiled as the target compiles C and linked like its objects.
+    const std::string folder = temporary_path(arguments.output_path, "stack-size", naming);
+    const std::string source = (fs::path(folder) / "llgo_stack_size.c").string();
+    const std::string object = (fs::path(folder) / "llgo_stack_size.o").string();
+    plan.temporaries.push_back(folder);
+    LinkStep write = make_step(LinkStepKind::write_source, "stack-size", {}, {}, {source});
+    write.content = stack_size_source(*arguments.program_stack_size);
+    plan.steps.push_back(write);
+    std::vector<std::string> compile = {compiler, "-c"};
+    if (wasi) {
+      if (!link_triple.empty()) compile.push_back("--target=" + link_triple);
+      if (sysroot) compile.push_back("--sysroot=" + *sysroot);
+    }
+    for (const auto& flag : effective_flags(spec).cflags) {
+      for (auto& word : descriptor_flag_words(flag)) {
+        if (!is_optimization_flag(word)) compile.push_back(word);
+      }
+    }
+    compile.insert(compile.end(), {source, "-o", object});
+    plan.steps.push_back(make_step(LinkStepKind::run_tool, "compile-stack-size", compile, {source}, {object}));
+    link.push_back(object);
+    plan.notes.push_back("stack size " + std::to_string(*arguments.program_stack_size) +
+                         " bytes (--stack-size or LLGO_WASM_STACK_SIZE): compiled into the program as llgo_stack_size");
+  }
   // emcc runs Binaryen itself and must see the level; only clang's hidden wasm-opt is avoided.
   if (emscripten && level) link.push_back(*level);
   if (emscripten && arguments.kind == LinkOutputKind::executable && arguments.asyncify == AsyncifyInstrumentation::none) {
@@ -316,6 +353,15 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
   plan.steps.push_back(make_step(LinkStepKind::run_tool, "link", link, arguments.inputs, {linked}));
 
   std::string to_publish = linked;
+  if (executable && wasi && arguments.stack_check) {
+    // Before Asyncify and the optimiser, which then treat the check as ordinary code.
+    const std::string checked = temporary_path(arguments.output_path, "checked", naming);
+    plan.temporaries.push_back(checked);
+    plan.steps.push_back(make_step(LinkStepKind::add_stack_check, "stack-check", {}, {linked}, {checked}));
+    to_publish = checked;
+  } else if (executable && wasi) {
+    plan.notes.push_back("no stack-overflow check (--stack-check off): an overflow writes past the stack's limit");
+  }
   std::vector<std::string> features = {"exception-handling"};
   if (merge) {
     // The context's modules join the program (stack switching: its switch glue); no Asyncify.
@@ -329,9 +375,9 @@ LinkPlan build_link_plan(const ResolvedTarget& target, const LinkArguments& argu
     modules.features = features;
     const std::string merged = temporary_path(arguments.output_path, "merged", naming);
     plan.temporaries.push_back(merged);
-    std::vector<std::string> inputs = {linked};
+    std::vector<std::string> inputs = {to_publish};
     for (const auto& module : modules.modules) inputs.push_back(module.source);
-    plan.steps.push_back(make_step(LinkStepKind::run_tool, "merge", wasm_merge_command(modules, toolchain.wasm_merge, linked, merged),
+    plan.steps.push_back(make_step(LinkStepKind::run_tool, "merge", wasm_merge_command(modules, toolchain.wasm_merge, to_publish, merged),
                                    inputs, {merged}));
     to_publish = merged;
   }
@@ -437,11 +483,25 @@ std::string format_link_plan_text(const LinkPlan& plan) {
         break;
       case LinkStepKind::prepare_binaryen_shim:
         out << "EM_BINARYEN_ROOT=" << step.outputs.front() << ": " << step.shim->binaryen_root
-            << "'s tools, wasm-opt through this driver (call graph -> asyncify remove-list)";
+            << "'s tools, wasm-opt through this driver ("
+            << (step.shim->narrow ? "call graph -> asyncify remove-list" : "")
+            << (step.shim->narrow && step.shim->stack_check ? "; " : "")
+            << (step.shim->stack_check ? "the stack-overflow check" : "") << ")";
         break;
       case LinkStepKind::read_asyncify_report:
         out << step.inputs.front();
         break;
+      case LinkStepKind::add_stack_check:
+        out << step.inputs.front() << ": check every write of __stack_pointer that can lower it against "
+            << "__llgo_stack_guard (llgo_stack_overflow_trap below it) -> " << step.outputs.front();
+        break;
+      case LinkStepKind::write_source:
+      {
+        std::string definition = step.content.substr(step.content.find('\n') + 1);
+        while (!definition.empty() && definition.back() == '\n') definition.pop_back();
+        out << step.outputs.front() << ": " << definition;
+        break;
+      }
     }
     out << "\n";
   }

@@ -203,77 +203,107 @@ void skip_prefixed_atomic(ByteReader& in) {
   in.fail("unknown atomic opcode " + std::to_string(sub));
 }
 
+// One decoded instruction: the opcode byte (0xfc, 0xfd, 0xfe: a prefix, whose sub-opcode is not
+// kept), where it starts, its first index immediate (local, global, function, type, label,
+// table...) and, for i32.const and i64.const, its value.
+struct Decoded {
+  uint8_t opcode = 0;
+  size_t begin = 0;
+  uint64_t index = 0;
+  int64_t constant = 0;
+};
+
+// Decodes the next instruction of a function body, immediates included.
+void decode_instruction(ByteReader& in, uint32_t function_index, Decoded& d) {
+  d.begin = in.position();
+  d.opcode = in.byte();
+  d.index = 0;
+  d.constant = 0;
+  switch (d.opcode) {
+    case 0x00: case 0x01: case 0x05: case 0x0a: case 0x0b: case 0x0f: case 0x19: case 0x1a: case 0x1b:
+    case 0xd1: case 0xd3: case 0xd4:
+      break;
+    case 0x02: case 0x03: case 0x04: case 0x06: skip_block_type(in); break;
+    case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x18: case 0x20: case 0x21:
+    case 0x22: case 0x23: case 0x24: case 0x25: case 0x26: case 0x3f: case 0x40: case 0xd5:
+    case 0xd6: case 0x10: case 0x12: case 0x14: case 0x15: case 0xd2:
+      d.index = in.u32();
+      break;
+    case 0x0e: {  // br_table
+      uint32_t count = in.u32();
+      for (uint32_t i = 0; i <= count; ++i) in.u32();
+      break;
+    }
+    case 0x11: case 0x13: d.index = in.u32(); in.u32(); break;  // call_indirect type, table
+    case 0x1c: {  // select with types
+      uint32_t count = in.u32();
+      for (uint32_t i = 0; i < count; ++i) skip_value_type(in);
+      break;
+    }
+    case 0x1f: {  // try_table
+      skip_block_type(in);
+      uint32_t clauses = in.u32();
+      for (uint32_t i = 0; i < clauses; ++i) {
+        uint8_t kind = in.byte();
+        if (kind == 0x00 || kind == 0x01) { in.u32(); in.u32(); }
+        else if (kind == 0x02 || kind == 0x03) { in.u32(); }
+        else in.fail("unknown try_table catch kind " + hex(kind));
+      }
+      break;
+    }
+    case 0xe0: case 0xe2: d.index = in.u32(); break;                          // cont.new type, suspend tag
+    case 0xe1: case 0xe5: d.index = in.u32(); in.u32(); break;                // cont.bind, switch
+    case 0xe3: d.index = in.u32(); skip_resume_handlers(in); break;           // resume type, handlers
+    case 0xe4: d.index = in.u32(); in.u32(); skip_resume_handlers(in); break; // resume_throw type tag, handlers
+    case 0x41: d.constant = in.signed_leb(32); break;
+    case 0x42: d.constant = in.signed_leb(64); break;
+    case 0x43: in.skip(4); break;
+    case 0x44: in.skip(8); break;
+    case 0xd0: skip_heap_type(in); break;
+    case 0xfc: skip_prefixed_fc(in); break;
+    case 0xfd: skip_prefixed_simd(in); break;
+    case 0xfe: skip_prefixed_atomic(in); break;
+    default:
+      if (d.opcode >= 0x28 && d.opcode <= 0x3e) { skip_memarg(in); break; }
+      if (d.opcode >= 0x45 && d.opcode <= 0xc4) break;  // numeric, no immediates
+      in.fail("cannot decode opcode " + hex(d.opcode) + " in function " + std::to_string(function_index));
+  }
+}
+
+// Skips a function body's local declarations; returns how many locals they declare.
+uint64_t skip_locals(ByteReader& in) {
+  uint64_t locals = 0;
+  uint32_t local_groups = in.u32();
+  for (uint32_t i = 0; i < local_groups; ++i) {
+    locals += in.u32();
+    skip_value_type(in);
+  }
+  return locals;
+}
+
 // Walks one function body's instructions, recording exception-handling opcodes, calls and
 // ref.func operands.
 void walk_function_body(ByteReader& in, uint32_t function_index, WasmModuleSummary& summary, WasmFunctionCalls& calls) {
-  uint32_t local_groups = in.u32();
-  for (uint32_t i = 0; i < local_groups; ++i) {
-    in.u32();
-    skip_value_type(in);
-  }
+  skip_locals(in);
+  Decoded d;
   while (!in.at_end()) {
-    size_t opcode_offset = in.position();
-    uint8_t opcode = in.byte();
+    decode_instruction(in, function_index, d);
     ++summary.instruction_count;
-    if (is_legacy_exception_opcode(opcode)) {
-      summary.legacy_eh_sites.push_back({opcode, function_index, opcode_offset});
+    if (is_legacy_exception_opcode(d.opcode)) {
+      summary.legacy_eh_sites.push_back({d.opcode, function_index, d.begin});
     }
-    if (is_stack_switching_opcode(opcode)) {
-      summary.stack_switching_sites.push_back({opcode, function_index, opcode_offset});
+    if (is_stack_switching_opcode(d.opcode)) {
+      summary.stack_switching_sites.push_back({d.opcode, function_index, d.begin});
     }
-    switch (opcode) {
-      case 0x00: case 0x01: case 0x05: case 0x0b: case 0x0f: case 0x19: case 0x1a: case 0x1b:
-      case 0xd1: case 0xd3: case 0xd4:
-        break;
+    switch (d.opcode) {
       case 0x0a: ++summary.throw_ref_count; break;
-      case 0x02: case 0x03: case 0x04: case 0x06: skip_block_type(in); break;
-      case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x18: case 0x20: case 0x21:
-      case 0x22: case 0x23: case 0x24: case 0x25: case 0x26: case 0x3f: case 0x40: case 0xd5:
-      case 0xd6:
-        in.u32();
+      case 0x1f: ++summary.try_table_count; break;
+      case 0x10: case 0x12: calls.direct.push_back(static_cast<uint32_t>(d.index)); break;  // call, return_call
+      case 0x11: case 0x13: case 0x14: case 0x15:  // call_indirect, call_ref and their return_ forms
+        calls.indirect_types.push_back(static_cast<uint32_t>(d.index));
         break;
-      case 0x10: case 0x12: calls.direct.push_back(in.u32()); break;          // call, return_call
-      case 0x14: case 0x15: calls.indirect_types.push_back(in.u32()); break;  // call_ref, return_call_ref
-      case 0xd2: summary.referenced_functions.push_back(in.u32()); break;     // ref.func
-      case 0x0e: {  // br_table
-        uint32_t count = in.u32();
-        for (uint32_t i = 0; i <= count; ++i) in.u32();
-        break;
-      }
-      case 0x11: case 0x13: calls.indirect_types.push_back(in.u32()); in.u32(); break;  // call_indirect type, table
-      case 0x1c: {  // select with types
-        uint32_t count = in.u32();
-        for (uint32_t i = 0; i < count; ++i) skip_value_type(in);
-        break;
-      }
-      case 0x1f: {  // try_table
-        ++summary.try_table_count;
-        skip_block_type(in);
-        uint32_t clauses = in.u32();
-        for (uint32_t i = 0; i < clauses; ++i) {
-          uint8_t kind = in.byte();
-          if (kind == 0x00 || kind == 0x01) { in.u32(); in.u32(); }
-          else if (kind == 0x02 || kind == 0x03) { in.u32(); }
-          else in.fail("unknown try_table catch kind " + hex(kind));
-        }
-        break;
-      }
-      case 0xe0: case 0xe2: in.u32(); break;                          // cont.new type, suspend tag
-      case 0xe1: case 0xe5: in.u32(); in.u32(); break;                // cont.bind, switch
-      case 0xe3: in.u32(); skip_resume_handlers(in); break;           // resume type, handlers
-      case 0xe4: in.u32(); in.u32(); skip_resume_handlers(in); break; // resume_throw type tag, handlers
-      case 0x41: in.signed_leb(32); break;
-      case 0x42: in.signed_leb(64); break;
-      case 0x43: in.skip(4); break;
-      case 0x44: in.skip(8); break;
-      case 0xd0: skip_heap_type(in); break;
-      case 0xfc: skip_prefixed_fc(in); break;
-      case 0xfd: skip_prefixed_simd(in); break;
-      case 0xfe: skip_prefixed_atomic(in); break;
-      default:
-        if (opcode >= 0x28 && opcode <= 0x3e) { skip_memarg(in); break; }
-        if (opcode >= 0x45 && opcode <= 0xc4) break;  // numeric, no immediates
-        in.fail("cannot decode opcode " + hex(opcode) + " in function " + std::to_string(function_index));
+      case 0xd2: summary.referenced_functions.push_back(static_cast<uint32_t>(d.index)); break;  // ref.func
+      default: break;
     }
   }
 }
@@ -289,7 +319,12 @@ void read_import_section(ByteReader& in, WasmModuleSummary& summary) {
       case 0: summary.function_type_indices.push_back(in.u32()); ++summary.imported_function_count; break;
       case 1: summary.tables_shared_with_host = true; skip_value_type(in); read_limits(in); break;
       case 2: import.memory_limits = read_limits(in); break;
-      case 3: summary.global_is_reference.push_back(read_value_type(in)); in.byte(); break;
+      case 3:
+        summary.global_value_types.push_back(in.peek());
+        summary.global_is_reference.push_back(read_value_type(in));
+        in.byte();
+        ++summary.imported_global_count;
+        break;
       case 4: in.byte(); in.u32(); break;  // tag: attribute, type index
       default: in.fail("unknown import kind " + hex(kind));
     }
@@ -312,6 +347,7 @@ void read_type_section(ByteReader& in, WasmModuleSummary& summary) {
     for (const char* part : {"(", ")->("}) {
       signature += part;
       uint32_t values = in.u32();
+      if (part[0] == '(') summary.type_param_counts.push_back(values);
       for (uint32_t k = 0; k < values; ++k) has_reference |= read_value_type(in, &signature);
     }
     summary.type_signatures.push_back(signature + ")");
@@ -338,6 +374,7 @@ void read_table_section(ByteReader& in, WasmModuleSummary& summary) {
 void read_global_section(ByteReader& in, WasmModuleSummary& summary) {
   uint32_t count = in.u32();
   for (uint32_t i = 0; i < count; ++i) {
+    summary.global_value_types.push_back(in.peek());
     summary.global_is_reference.push_back(read_value_type(in));
     in.byte();  // mutability
     read_constant_expression(in, summary);
@@ -371,11 +408,12 @@ void read_name_section(ByteReader& in, WasmModuleSummary& summary) {
     uint8_t subsection = in.byte();
     uint32_t size = in.u32();
     size_t end = in.position() + size;
-    if (subsection == 1) {  // function names
+    if (subsection == 1 || subsection == 7) {  // function names, global names
+      auto& names = subsection == 1 ? summary.function_names : summary.global_names;
       uint32_t count = in.u32();
       for (uint32_t i = 0; i < count; ++i) {
         uint32_t index = in.u32();
-        summary.function_names.emplace_back(index, in.name());
+        names.emplace_back(index, in.name());
       }
     }
     if (end < in.position()) in.fail("name subsection overruns");
@@ -412,6 +450,25 @@ std::string exception_opcode_name(uint8_t opcode) {
     case 0xe4: return "resume_throw";
     case 0xe5: return "switch";
     default: return hex(opcode);
+  }
+}
+
+void walk_wasm_function_body(const std::vector<uint8_t>& bytes, size_t begin, size_t end, uint32_t function_index,
+                             const std::function<void(const WasmInstruction&)>& visit) {
+  ByteReader in(bytes, begin, end);
+  WasmInstruction instruction;
+  instruction.locals_end = in.position();
+  instruction.local_count = skip_locals(in);
+  instruction.locals_end = in.position();
+  Decoded d;
+  while (!in.at_end()) {
+    decode_instruction(in, function_index, d);
+    instruction.opcode = d.opcode;
+    instruction.begin = d.begin;
+    instruction.end = in.position();
+    instruction.index = d.index;
+    instruction.constant = d.constant;
+    visit(instruction);
   }
 }
 

@@ -169,6 +169,7 @@ json spec_to_json(const TargetSpec& spec) {
       {"asyncify-removelist", spec.asyncify_removelist},
       {"context-asyncify-removelist", context_removelist},
       {"default-stack-size", spec.default_stack_size},
+      {"separate-stack-size", spec.separate_stack_size},
       {"output",
        {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
       {"run-engines", spec.run_engines},
@@ -238,6 +239,8 @@ TargetSpec spec_from_json(const json& value) {
     spec.context_asyncify_removelist[name] = JsonReader::string_list(names, path);
   });
   spec.default_stack_size = root.unsigned_integer("default-stack-size");
+  spec.separate_stack_size =
+      root.find("separate-stack-size") ? root.unsigned_integer("separate-stack-size") : spec.default_stack_size;
   if (root.find("max-goroutines")) spec.max_goroutines = root.unsigned_integer("max-goroutines");
   spec.link_optimization = root.optional_string("link-optimization");
   JsonReader output = root.object("output");

@@ -14,6 +14,9 @@
 // exports escape only through the module's own references, since the -sASYNCIFY=1 glue hands
 // JavaScript wrappers of them, never the exported functions (host_holds_only_export_wrappers).
 // The shim leaves a report (counts and names) for the driver's -v and --print-asyncify-list.
+// It also adds the stack-overflow check (stack_check.hpp) to the module emcc gives wasm-opt,
+// before its optimiser and Asyncify run, when the link asks for it (every link unless
+// --stack-check off), and reports it beside the Asyncify report.
 // Every wasm-opt run without --asyncify, and any run the shim cannot analyse, is passed through
 // unchanged.  Limits: Linux (/proc/self/exe names the driver); an ASYNCIFY_ONLY list given by
 // the user is left alone.
@@ -24,25 +27,32 @@
 #include <vector>
 
 #include "llgo_wasm/asyncify_narrowing.hpp"
+#include "llgo_wasm/stack_check.hpp"
 
 namespace llgo_wasm {
 
 // The first argument of `llgo-wasm link` that makes it act as the wasm-opt shim (the CLI
 // dispatches it before resolving any target: the shim needs none):
-//   llgo-wasm link --as-emscripten-wasm-opt REAL_WASM_OPT REPORT_FILE [wasm-opt args...]
+//   llgo-wasm link --as-emscripten-wasm-opt REAL_WASM_OPT REPORT_FILE [--llgo-no-narrowing]
+//                  [--llgo-stack-check] [wasm-opt args...]
 inline constexpr const char* emscripten_wasm_opt_shim_flag = "--as-emscripten-wasm-opt";
+// Optional words right after REPORT_FILE: do not narrow Asyncify; add the stack check.
+inline constexpr const char* kShimNoNarrowing = "--llgo-no-narrowing";
+inline constexpr const char* kShimStackCheck = "--llgo-stack-check";
 
 // Creates `shim_root`/bin: links to every tool in `binaryen_root`/bin except wasm-opt, and a
-// wasm-opt script that runs `driver link --as-emscripten-wasm-opt ...`.
-// Throws std::runtime_error with what failed.
+// wasm-opt script that runs `driver link --as-emscripten-wasm-opt ...` (narrowing Asyncify and
+// adding the stack check as asked). Throws std::runtime_error with what failed.
 void prepare_binaryen_shim(const std::string& binaryen_root, const std::string& shim_root, const std::string& report_path,
-                           const std::string& driver_executable);
+                           const std::string& driver_executable, bool narrow = true, bool stack_check = false);
 
 // Runs the shim (arguments after the flag); returns wasm-opt's exit status.
 int run_emscripten_wasm_opt_shim(const std::vector<std::string>& arguments);
 
 // The report the shim wrote; std::nullopt when it wrote none (emcc ran no Asyncify pass).
 std::optional<AsyncifyNarrowingReport> read_asyncify_report(const std::string& report_path);
+// The stack check's report the shim wrote beside it; std::nullopt when it added none.
+std::optional<StackCheckReport> read_stack_check_report(const std::string& report_path);
 
 // The Binaryen emcc uses: EM_BINARYEN_ROOT, else `em-config BINARYEN_ROOT` beside `emcc`.
 std::optional<std::string> emscripten_binaryen_root(const std::string& emcc);

@@ -6,6 +6,7 @@
 // Limits: a flag the parser does not know is assumed to take no separate value.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,12 @@ struct LinkArguments {
   std::vector<std::string> asyncify_imports;  // --asyncify-import MODULE.NAME (extra switch points)
   AsyncifyInstrumentation asyncify = AsyncifyInstrumentation::narrowed;  // --asyncify MODE
   bool print_asyncify_list = false;         // --print-asyncify-list: the functions that can switch
+  // --stack-check on|off: a WebAssembly executable gets the stack-overflow check
+  // (stack_check.hpp); off only for baselines (bench/) and for keeping DWARF.
+  bool stack_check = true;
+  // Not parsed here: the stack size the link's query asked for (--stack-size,
+  // LLGO_WASM_STACK_SIZE), which the link compiles into the program (llgo_stack_size).
+  std::optional<std::uint64_t> program_stack_size;
   bool dry_run = false;
   bool json = false;
   bool verbose = false;

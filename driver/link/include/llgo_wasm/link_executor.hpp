@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "llgo_wasm/link_plan.hpp"
+#include "llgo_wasm/stack_check.hpp"
 
 namespace llgo_wasm {
 
@@ -31,6 +32,7 @@ struct LinkExecutionResult {
   std::string error;  // what failed, where, how to fix
   std::vector<LinkStepReport> steps;
   std::optional<AsyncifyNarrowingReport> asyncify;  // when the plan analysed the call graph
+  std::optional<StackCheckReport> stack_check;      // when the plan added the stack check
 };
 
 LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionOptions& options,

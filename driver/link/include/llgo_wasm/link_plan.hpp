@@ -3,16 +3,23 @@
 // parsed link arguments and the discovered tools; the executor runs it.  Every step follows
 // from the target's capabilities, never from its variant's name:
 //
-// asyncify post-link:   clang link -> core temp | asyncify-analysis of the core (call graph ->
-//                       wasm-opt arguments) | wasm-opt [--asyncify ...] -O [--translate-to-exnref
-//                       when eh.compile != eh.final] -> final temp | validate | rename onto the output.
-// context-merge:        clang link -> core temp | wasm-merge core + the context's modules -> merged
-//                       temp | wasm-opt --remove-exports=<internal> [-O] [--translate-to-exnref]
-//                       -> final temp | validate | rename (stack switching: no Asyncify at all).
-// asyncify by emcc:     [binaryen-shim (narrowed Asyncify, emscripten_asyncify.hpp)] | emcc -> a
-//                       temporary folder (emcc names its .wasm after the .js) | [asyncify-report]
-//                       | move the folder's files beside the output.
-// other WASI modules:   clang link -> temp | validate | rename.
+// asyncify post-link:   clang link -> core temp | stack-check | asyncify-analysis of the core (call
+//                       graph -> wasm-opt arguments) | wasm-opt [--asyncify ...] -O
+//                       [--translate-to-exnref when eh.compile != eh.final] -> final temp |
+//                       validate | rename onto the output.
+// context-merge:        clang link -> core temp | stack-check | wasm-merge core + the context's
+//                       modules -> merged temp | wasm-opt --remove-exports=<internal> [-O]
+//                       [--translate-to-exnref] -> final temp | validate | rename (stack
+//                       switching: no Asyncify at all).
+// asyncify by emcc:     [binaryen-shim (narrowed Asyncify and the stack check,
+//                       emscripten_asyncify.hpp)] | emcc -> a temporary folder (emcc names its
+//                       .wasm after the .js) | [asyncify-report] | move the folder's files beside
+//                       the output.
+// other WASI modules:   clang link -> temp | stack-check | validate | rename.
+// stack-check (stack_check.hpp) is in every WebAssembly executable's plan unless
+// --stack-check off; a program stack size (--stack-size) adds, before the link, the source
+// defining llgo_stack_size and its compilation with the target's effective cflags, whose object
+// the link takes.
 // anything else, archives and shared libraries: tool -> temp | rename onto the output.
 // Temporaries live in the output's own directory so the final rename is atomic.
 #pragma once
@@ -37,12 +44,16 @@ enum class LinkStepKind {
   analyse_asyncify,       // P1: call graph of inputs[0] -> outputs {arguments file, remove-list}
   prepare_binaryen_shim,  // Emscripten: outputs {shim folder, report file}
   read_asyncify_report,   // Emscripten: what the shim decided, from inputs[0]
+  add_stack_check,        // WebAssembly: inputs[0] with the stack-overflow check -> outputs[0]
+  write_source,           // writes `content` to outputs[0] (its folder created first)
 };
 
 // What the Emscripten wasm-opt shim needs (emscripten_asyncify.hpp).
 struct BinaryenShimRequest {
   std::string binaryen_root;      // the Binaryen emcc would use
   std::string driver_executable;  // this llgo-wasm, which the shim script runs
+  bool narrow = true;             // narrow emcc's Asyncify (its --asyncify runs)
+  bool stack_check = false;       // add the stack-overflow check (stack_check.hpp)
 };
 
 struct LinkStep {
@@ -64,6 +75,7 @@ struct LinkStep {
   // listed names the module does not define (keeps_binaryen_line).
   bool drop_absent_name_warnings = false;
   std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
+  std::string content;                          // write_source only
 };
 
 struct LinkPlan {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -71,6 +72,10 @@ struct WasmModuleSummary {
   uint64_t throw_ref_count = 0;
   uint64_t instruction_count = 0;
   std::vector<std::pair<uint32_t, std::string>> function_names;  // from the "name" section, in its order
+  std::vector<std::pair<uint32_t, std::string>> global_names;    // its global names (subsection 7)
+  std::vector<uint8_t> global_value_types;  // per global index (imports first): the value type's first byte
+  uint32_t imported_global_count = 0;
+  std::vector<uint32_t> type_param_counts;  // per type index read (plain function types)
 
   // Call-graph facts.  A signature is the encoded params and results of a plain function type;
   // two types with equal signatures are the same type for call_indirect's check.
@@ -88,6 +93,25 @@ struct WasmModuleSummary {
 };
 
 WasmModuleSummary read_wasm_module(const std::vector<uint8_t>& bytes);
+
+// One instruction of a function body, for a rewriter (stack_check.hpp): its opcode byte (0xfc,
+// 0xfd, 0xfe: a prefix), where it starts and ends in the module's bytes, its first index
+// immediate (local, global, function, type, label, table, tag) and, for i32.const and
+// i64.const, the constant. local_count and locals_end describe the body's local declarations.
+struct WasmInstruction {
+  uint8_t opcode = 0;
+  size_t begin = 0;
+  size_t end = 0;
+  uint64_t index = 0;
+  int64_t constant = 0;
+  uint64_t local_count = 0;
+  size_t locals_end = 0;
+};
+
+// Decodes the function body at [begin, end) of `bytes` (its local declarations, then its
+// instructions) and calls `visit` for every instruction in order. Throws WasmDecodeError.
+void walk_wasm_function_body(const std::vector<uint8_t>& bytes, size_t begin, size_t end, uint32_t function_index,
+                             const std::function<void(const WasmInstruction&)>& visit);
 WasmModuleSummary read_wasm_module_file(const std::string& path);
 
 // "try", "catch", ... for the EH opcodes, "cont.new", "resume", ... for the stack-switching

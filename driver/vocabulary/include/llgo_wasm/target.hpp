@@ -195,8 +195,12 @@ struct TargetSpec {
   // More such functions, only when that context backend is the chosen one (the raw Asyncify
   // backend's host loop: below its unwind's stop, but reached by signature from the program).
   std::map<ContextBackend, std::vector<std::string>> context_asyncify_removelist;
-  // The most C stack a goroutine gets; the runtime is compiled with it (LLGO_DEFAULT_STACK_SIZE).
+  // The running C stack: with shared stacks every goroutine's and main's, with separate stacks
+  // main's; the runtime is compiled with it (LLGO_DEFAULT_STACK_SIZE).
   std::uint64_t default_stack_size = 0;
+  // With separate stacks (and threads), each goroutine's own stack (LLGO_SEPARATE_STACK_SIZE);
+  // a descriptor without it has default-stack-size there.
+  std::uint64_t separate_stack_size = 0;
   // The most goroutines alive at once (0: no cap beyond memory): where the engine aborts
   // past some number of them, the runtime refuses the goroutine before that instead.
   std::uint64_t max_goroutines = 0;
@@ -238,11 +242,15 @@ struct Query {
   std::optional<std::string> goarch;  // from --goarch
   std::optional<std::string> context; // from --context
   std::optional<std::string> stacks;  // from --stacks
+  // from --stack-size (bytes, or with a K/M/G suffix): replaces the resolved stack size that
+  // applies to the chosen stack mode (default-stack-size for shared stacks, separate-stack-size
+  // for separate ones)
+  std::optional<std::string> stack_size;
   // Directories a custom descriptor's `inherits` may also name files in (--descriptor-path);
   // without them only its own directory tree and the built-in descriptors are reachable.
   std::vector<std::string> descriptor_search_path;
   // The process environment as far as it matters: GOOS, GOARCH, LLGO_WASI_THREADS,
-  // LLGO_WASM_CONTEXT, LLGO_WASM_STACKS. Other entries are ignored.
+  // LLGO_WASM_CONTEXT, LLGO_WASM_STACKS, LLGO_WASM_STACK_SIZE. Other entries are ignored.
   std::map<std::string, std::string> environment;
 };
 
