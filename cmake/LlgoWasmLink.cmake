@@ -89,7 +89,8 @@ endfunction()
 # link flags itself; any other target's program gets LLGO_WASM_TARGET_LDFLAGS here.
 # LINK_OPTIONS are added either way. STACK_SIZE: the program's own goroutine stack size, which
 # the driver compiles in (--stack-size), or, for a program the driver does not link, a generated
-# source with the same definition (LLGO_STACK_SIZE of llgo_runtime.h).
+# source that writes it with LLGO_STACK_SIZE of llgo_runtime.h (which the native stack_size cases
+# thereby test).
 function(llgo_wasm_link_target_program target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET_NAME;CONTEXT;STACKS;DRIVER;STACK_SIZE" "LINK_OPTIONS")
   if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
@@ -113,7 +114,7 @@ function(llgo_wasm_link_target_program target)
       endif()
       set(source "${CMAKE_CURRENT_BINARY_DIR}/${target}_stack_size.c")
       file(GENERATE OUTPUT "${source}" CONTENT
-           "/* STACK_SIZE of ${target}: its goroutine stack size (llgo_runtime.h, LLGO_STACK_SIZE). */\nconst __SIZE_TYPE__ llgo_stack_size = ${arg_STACK_SIZE}u;\n")
+           "/* STACK_SIZE of ${target}: its goroutine stack size, through llgo_runtime.h's macro. */\n#include \"llgo_runtime.h\"\nLLGO_STACK_SIZE(${arg_STACK_SIZE}u);\n")
       target_sources(${target} PRIVATE "${source}")
     endif()
   endif()

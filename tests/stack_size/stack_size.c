@@ -1,8 +1,8 @@
 /*
  * stack_size.c - a program that chooses its own goroutine stack size at its link (STACK_SIZE in
- * tests/programs.cmake: `llgo-wasm link --stack-size 16M` for the wasm targets, a generated
- * definition of llgo_stack_size natively; docs/runtime.md, Stacks): every goroutine and main get
- * it, they can use it, and an overflow names it.
+ * tests/programs.cmake: `llgo-wasm link --stack-size 16M` for the wasm targets, a generated source
+ * writing LLGO_STACK_SIZE(16777216u) of llgo_runtime.h natively; docs/runtime.md, Stacks): every
+ * goroutine and main get it, they can use it, and an overflow names it.
  */
 #include "test_program.h"
 
