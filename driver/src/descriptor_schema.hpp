@@ -1,6 +1,7 @@
 // The descriptor schema: targets/schema.json, embedded at build time, read into the table of
-// keys the loader accepts. It is the one list of descriptor keys; the loader, `llgo-wasm
-// resolve --json` and editors all go by it.
+// keys the loader accepts: the loader and editors go by it. It agrees with the vocabulary's
+// field table (llgo_wasm/target_fields.hpp), key for key, kind for kind and merge rule for merge
+// rule: tests/driver/target_fields_test.cpp fails when they drift.
 //
 // Only the subset of JSON Schema the file uses is understood, mapped onto field kinds:
 // "properties" (an object with fixed keys), "additionalProperties": <schema> (a map: strings,
@@ -18,27 +19,14 @@
 #include <nlohmann/json.hpp>
 
 #include "llgo_wasm/target.hpp"
+#include "llgo_wasm/target_fields.hpp"
 
 namespace llgo_wasm::detail {
 
-enum class FieldKind {
-  String,
-  Boolean,
-  Integer,
-  StringList,
-  Object,         // fixed keys, walked into
-  StringMap,      // {name: string}
-  StringListMap,  // {name: [strings]}
-  ObjectMap,      // {name: {fixed keys}}, walked into with "*" for the name
-  NameOrNames,    // a string or a list of strings (inherits)
-};
-
-enum class MergeRule {
-  Inherited,  // scalars override, lists append
-  Replaced,   // inherited as a whole: a later value replaces it (an argv, where order and repeats matter)
-  Identity,   // belongs to the file that writes it (name, inherits, ...)
-  Record,     // written by `resolve --json`; recomputed on load
-};
+// The kinds and merge rules of the vocabulary's field table (llgo_wasm/target_fields.hpp), which
+// this schema is checked against (tests/driver/target_fields_test.cpp).
+using llgo_wasm::FieldKind;
+using llgo_wasm::MergeRule;
 
 struct FieldSchema {
   std::string path;  // '/'-separated; a map member's name is "*" ("engines/*/command")

@@ -1,7 +1,12 @@
-// The JSON form of a TargetSpec and a ResolvedTarget (see target.hpp): the one mapping
-// between targets/schema.json's keys and the C++ structs. Descriptors are read through
-// spec_from_json too, after the loader has checked their keys and types against the schema.
+// The JSON form of a TargetSpec and a ResolvedTarget (see target.hpp): the one declaration of
+// its fields (target_fields.hpp), a table each of whose entries names a key, its kind and merge
+// rule, and how the key is read into and written from the C++ structs. spec_from_json,
+// spec_to_json, target_from_json and target_to_json walk it; targets/schema.json and
+// docs/targets.md are checked against it (tests/driver/target_fields_test.cpp). Descriptors are
+// read through spec_from_json too, after the loader has checked their keys and types against
+// the schema.
 #include "llgo_wasm/target.hpp"
+#include "llgo_wasm/target_fields.hpp"
 
 #include <algorithm>
 
@@ -115,174 +120,440 @@ class JsonReader {
   std::string path_;
 };
 
-json origin_pair(Origin goos, Origin goarch) { return {{"goos", to_string(goos)}, {"goarch", to_string(goarch)}}; }
+// One field of the JSON form, read from its parent object into an Out and written from an In.
+// A field without `read` is not read here: the loader reads the identity keys and `host`,
+// resolution recomputes the records it writes. An Object without read or write of its own is
+// walked into: its members are read from, and written into, the object at `key`.
+template <typename Out, typename In = Out>
+struct Field {
+  const char* key;
+  FieldKind kind;
+  MergeRule merge = MergeRule::Inherited;
+  void (*read)(const JsonReader& parent, const char* key, Out& out) = nullptr;
+  // May write nothing: an optional key that is unset, so the form loads back through the schema.
+  void (*write)(const In& in, json& parent, const char* key) = nullptr;
+  std::vector<Field> members = {};  // Object: its keys
+  bool optional = false;            // Object: may be absent (its members are then absent too)
+  // ObjectMap: appends the fields of each member (read and written by `read` and `write`).
+  void (*member_fields)(const std::string& prefix, std::vector<TargetField>& out) = nullptr;
+};
+
+template <typename Out, typename In>
+bool reads_anything(const Field<Out, In>& field) {
+  return field.read || std::any_of(field.members.begin(), field.members.end(), [](const auto& m) { return reads_anything(m); });
+}
+template <typename Out, typename In>
+bool writes_anything(const Field<Out, In>& field) {
+  return field.write || std::any_of(field.members.begin(), field.members.end(), [](const auto& m) { return writes_anything(m); });
+}
+
+template <typename Out, typename In>
+void read_fields(const std::vector<Field<Out, In>>& fields, const JsonReader& parent, Out& out) {
+  for (const auto& field : fields) {
+    if (field.read) {
+      field.read(parent, field.key, out);
+    } else if (field.kind == FieldKind::Object && reads_anything(field)) {
+      read_fields(field.members, field.optional ? parent.optional_object(field.key) : parent.object(field.key), out);
+    }
+  }
+}
+
+template <typename Out, typename In>
+void write_fields(const std::vector<Field<Out, In>>& fields, const In& in, json& parent) {
+  for (const auto& field : fields) {
+    if (field.write) {
+      field.write(in, parent, field.key);
+    } else if (field.kind == FieldKind::Object && writes_anything(field)) {
+      json object = json::object();
+      write_fields(field.members, in, object);
+      parent[field.key] = std::move(object);
+    }
+  }
+}
+
+template <typename Out, typename In>
+void append_fields(const std::vector<Field<Out, In>>& fields, const std::string& prefix, std::vector<TargetField>& out) {
+  for (const auto& field : fields) {
+    std::string path = prefix.empty() ? field.key : prefix + "/" + field.key;
+    out.push_back({path, field.kind, field.merge});
+    append_fields(field.members, path, out);
+    if (field.member_fields) field.member_fields(path + "/*", out);
+  }
+}
+
+// engines/*: how to run a program under one engine.
+const std::vector<Field<Engine>>& engine_fields() {
+  static const std::vector<Field<Engine>> fields{
+      {.key = "command", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
+       .read = [](const auto& r, auto key, auto& e) { e.command = r.strings(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.command; }},
+      {.key = "extension", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& e) { e.extension = r.optional_string(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.extension; }},
+      {.key = "optional", .kind = FieldKind::Boolean,
+       .read = [](const auto& r, auto key, auto& e) { e.optional = r.optional_boolean(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.optional; }},
+      {.key = "sampled", .kind = FieldKind::Boolean,
+       .read = [](const auto& r, auto key, auto& e) { e.sampled = r.optional_boolean(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.sampled; }},
+      {.key = "every-case", .kind = FieldKind::Boolean,
+       .read = [](const auto& r, auto key, auto& e) { e.every_case = r.optional_boolean(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.every_case; }},
+      {.key = "minimum-version", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& e) { e.minimum_version = r.optional_string(key); },
+       .write = [](const auto& e, auto& j, auto key) { if (!e.minimum_version.empty()) j[key] = e.minimum_version; }},
+      {.key = "provides", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
+       .read = [](const auto& r, auto key, auto& e) { e.provides = r.optional_strings(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.provides; }},
+      {.key = "labels", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
+       .read = [](const auto& r, auto key, auto& e) { e.labels = r.optional_strings(key); },
+       .write = [](const auto& e, auto& j, auto key) { j[key] = e.labels; }},
+  };
+  return fields;
+}
+
+// context-merge/*: the modules one context backend merges into executables.
+const std::vector<Field<ProgramMerge>>& merge_fields() {
+  static const std::vector<Field<ProgramMerge>> fields{
+      // Merged in the order the descriptor writes them (nlohmann::json keeps keys sorted, so
+      // the order is by name: write names that sort in merge order).
+      {.key = "modules", .kind = FieldKind::StringMap,
+       .read = [](const auto& r, auto key, auto& m) {
+         for (const auto& [name, source] : r.optional_string_map(key)) m.modules.push_back({name, source});
+       },
+       .write = [](const auto& m, auto& j, auto key) {
+         json modules = json::object();
+         for (const auto& module : m.modules) modules[module.name] = module.source;
+         j[key] = modules;
+       }},
+      {.key = "internal-exports", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& m) { m.internal_exports = r.optional_strings(key); },
+       .write = [](const auto& m, auto& j, auto key) { j[key] = m.internal_exports; }},
+      {.key = "features", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& m) { m.features = r.optional_strings(key); },
+       .write = [](const auto& m, auto& j, auto key) { j[key] = m.features; }},
+  };
+  return fields;
+}
+
+// {context: [strings]} maps.
+using StringListMap = std::map<std::string, std::vector<std::string>>;
+void read_string_list_map(const JsonReader& r, const char* key, StringListMap& out) {
+  r.each_member(key, [&](const std::string& name, const json& list, const std::string& path) {
+    out[name] = JsonReader::string_list(list, path);
+  });
+}
+void write_string_list_map(const StringListMap& map, json& parent, const char* key) {
+  json object = json::object();
+  for (const auto& [name, list] : map) object[name] = list;
+  parent[key] = object;
+}
+
+// The descriptor keys, in the schema's order: a descriptor missing several keys hears about the first.
+const std::vector<Field<TargetSpec>>& spec_fields() {
+  static const std::vector<Field<TargetSpec>> fields{
+      {.key = "name", .kind = FieldKind::String, .merge = MergeRule::Identity,
+       .read = [](const auto& r, auto key, auto& s) { s.name = r.string(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.name; }},
+      // Read by the loader (descriptor_layer, descriptor_merge, descriptor_set), not kept in a spec.
+      {.key = "inherits", .kind = FieldKind::NameOrNames, .merge = MergeRule::Identity},
+      {.key = "abstract", .kind = FieldKind::Boolean, .merge = MergeRule::Identity},
+      {.key = "platform-default", .kind = FieldKind::Boolean, .merge = MergeRule::Identity},
+      {.key = "requires-env", .kind = FieldKind::StringMap, .merge = MergeRule::Identity},
+      {.key = "variant", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& s) { s.variant = r.string(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.variant; }},
+      // Read by the loader, which puts the driver's own platform in goos, goarch, triple and data-model.
+      {.key = "host", .kind = FieldKind::Boolean},
+      {.key = "goos", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& s) { s.goos = r.string(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.goos; }},
+      {.key = "goarch", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& s) { s.goarch = r.string(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.goarch; }},
+      {.key = "triple", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& s) { s.triple = r.string(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.triple; }},
+      {.key = "data-model", .kind = FieldKind::Object, .members = {
+           {.key = "pointer", .kind = FieldKind::Integer,
+            .read = [](const auto& r, auto key, auto& s) { s.data_model.pointer = r.small_integer(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.data_model.pointer; }},
+           {.key = "long", .kind = FieldKind::Integer,
+            .read = [](const auto& r, auto key, auto& s) { s.data_model.long_size = r.small_integer(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.data_model.long_size; }},
+           {.key = "ssize_t", .kind = FieldKind::Integer,
+            .read = [](const auto& r, auto key, auto& s) { s.data_model.ssize_t_size = r.small_integer(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.data_model.ssize_t_size; }},
+       }},
+      {.key = "capabilities", .kind = FieldKind::Object, .members = {
+           {.key = "asyncify", .kind = FieldKind::String,
+            .read = [](const auto& r, auto key, auto& s) {
+              s.capabilities.asyncify = r.enumerated(key, parse_asyncify_mode, asyncify_mode_names());
+            },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = to_string(s.capabilities.asyncify); }},
+           {.key = "memory64", .kind = FieldKind::Boolean,
+            .read = [](const auto& r, auto key, auto& s) { s.capabilities.memory64 = r.boolean(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.capabilities.memory64; }},
+           {.key = "threads", .kind = FieldKind::Boolean,
+            .read = [](const auto& r, auto key, auto& s) { s.capabilities.threads = r.boolean(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.capabilities.threads; }},
+           {.key = "stack-switching", .kind = FieldKind::Boolean,
+            .read = [](const auto& r, auto key, auto& s) { s.capabilities.stack_switching = r.optional_boolean(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.capabilities.stack_switching; }},
+           {.key = "eh", .kind = FieldKind::Object, .members = {
+                {.key = "compile", .kind = FieldKind::String,
+                 .read = [](const auto& r, auto key, auto& s) {
+                   s.capabilities.eh.compile = r.enumerated(key, parse_exception_model, exception_model_names());
+                 },
+                 .write = [](const auto& s, auto& j, auto key) { j[key] = to_string(s.capabilities.eh.compile); }},
+                {.key = "final", .kind = FieldKind::String,
+                 .read = [](const auto& r, auto key, auto& s) {
+                   s.capabilities.eh.final = r.enumerated(key, parse_exception_model, exception_model_names());
+                 },
+                 .write = [](const auto& s, auto& j, auto key) { j[key] = to_string(s.capabilities.eh.final); }},
+            }},
+           {.key = "context", .kind = FieldKind::Object, .members = {
+                {.key = "default", .kind = FieldKind::String,
+                 .read = [](const auto& r, auto key, auto& s) { s.capabilities.context = r.string(key); },
+                 .write = [](const auto& s, auto& j, auto key) { j[key] = s.capabilities.context; }},
+                {.key = "supported", .kind = FieldKind::StringList,
+                 .read = [](const auto& r, auto key, auto& s) { s.capabilities.supported_contexts = r.strings(key); },
+                 .write = [](const auto& s, auto& j, auto key) { j[key] = s.capabilities.supported_contexts; }},
+            }},
+           // Optional: a target that says nothing runs goroutines on separate stacks, right for any C code.
+           {.key = "stacks", .kind = FieldKind::Object, .members = {
+                {.key = "default", .kind = FieldKind::String,
+                 .read = [](const auto& r, auto key, auto& s) {
+                   if (r.find(key)) s.capabilities.stacks = r.enumerated(key, parse_stack_mode, stack_mode_names());
+                 },
+                 .write = [](const auto& s, auto& j, auto key) { j[key] = to_string(s.capabilities.stacks); }},
+                {.key = "supported", .kind = FieldKind::StringList,
+                 .read = [](const auto& r, auto key, auto& s) {
+                   Capabilities& caps = s.capabilities;
+                   caps.supported_stacks.clear();
+                   for (const auto& name : r.optional_strings(key)) {
+                     caps.supported_stacks.push_back(JsonReader::enum_value(name, "capabilities.stacks.supported item",
+                                                                            parse_stack_mode, stack_mode_names()));
+                   }
+                   if (caps.supported_stacks.empty()) caps.supported_stacks.push_back(caps.stacks);
+                 },
+                 .write = [](const auto& s, auto& j, auto key) {
+                   json modes = json::array();
+                   for (auto mode : s.capabilities.supported_stacks) modes.push_back(to_string(mode));
+                   j[key] = modes;
+                 }},
+            }, .optional = true},
+       }},
+      {.key = "build-tags", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.build_tags = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.build_tags; }},
+      {.key = "cflags", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.cflags = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.cflags; }},
+      {.key = "ldflags", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.ldflags = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.ldflags; }},
+      {.key = "context-ldflags", .kind = FieldKind::StringListMap,
+       .read = [](const auto& r, auto key, auto& s) { read_string_list_map(r, key, s.context_ldflags); },
+       .write = [](const auto& s, auto& j, auto key) { write_string_list_map(s.context_ldflags, j, key); }},
+      {.key = "context-merge", .kind = FieldKind::ObjectMap,
+       .read = [](const auto& r, auto key, auto& s) {
+         r.each_member(key, [&](const std::string& name, const json& merge, const std::string& path) {
+           read_fields(merge_fields(), JsonReader(merge, path), s.context_merge[name]);
+         });
+       },
+       .write = [](const auto& s, auto& j, auto key) {
+         json merges = json::object();
+         for (const auto& [context, merge] : s.context_merge) write_fields(merge_fields(), merge, merges[context]);
+         j[key] = merges;
+       },
+       .member_fields = [](const auto& prefix, auto& out) { append_fields(merge_fields(), prefix, out); }},
+      {.key = "environments", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.environments = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.environments; }},
+      {.key = "asyncify-imports", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.asyncify_imports = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.asyncify_imports; }},
+      {.key = "asyncify-removelist", .kind = FieldKind::StringList,
+       .read = [](const auto& r, auto key, auto& s) { s.asyncify_removelist = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.asyncify_removelist; }},
+      {.key = "context-asyncify-removelist", .kind = FieldKind::StringListMap,
+       .read = [](const auto& r, auto key, auto& s) { read_string_list_map(r, key, s.context_asyncify_removelist); },
+       .write = [](const auto& s, auto& j, auto key) { write_string_list_map(s.context_asyncify_removelist, j, key); }},
+      {.key = "default-stack-size", .kind = FieldKind::Integer,
+       .read = [](const auto& r, auto key, auto& s) { s.default_stack_size = r.unsigned_integer(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.default_stack_size; }},
+      // Absent: default-stack-size (read just before).
+      {.key = "separate-stack-size", .kind = FieldKind::Integer,
+       .read = [](const auto& r, auto key, auto& s) {
+         s.separate_stack_size = r.find(key) ? r.unsigned_integer(key) : s.default_stack_size;
+       },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.separate_stack_size; }},
+      // Absent means no cap (the loader takes only positive integers there).
+      {.key = "max-goroutines", .kind = FieldKind::Integer,
+       .read = [](const auto& r, auto key, auto& s) { if (r.find(key)) s.max_goroutines = r.unsigned_integer(key); },
+       .write = [](const auto& s, auto& j, auto key) { if (s.max_goroutines > 0) j[key] = s.max_goroutines; }},
+      {.key = "link-optimization", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& s) { s.link_optimization = r.optional_string(key); },
+       .write = [](const auto& s, auto& j, auto key) { if (!s.link_optimization.empty()) j[key] = s.link_optimization; }},
+      {.key = "output", .kind = FieldKind::Object, .members = {
+           {.key = "default-extension", .kind = FieldKind::String,
+            .read = [](const auto& r, auto key, auto& s) { s.output.default_extension = r.string(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.output.default_extension; }},
+           {.key = "accepted-extensions", .kind = FieldKind::StringList,
+            .read = [](const auto& r, auto key, auto& s) { s.output.accepted_extensions = r.optional_strings(key); },
+            .write = [](const auto& s, auto& j, auto key) { j[key] = s.output.accepted_extensions; }},
+       }},
+      {.key = "run-engines", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
+       .read = [](const auto& r, auto key, auto& s) { s.run_engines = r.optional_strings(key); },
+       .write = [](const auto& s, auto& j, auto key) { j[key] = s.run_engines; }},
+      {.key = "engines", .kind = FieldKind::ObjectMap,
+       .read = [](const auto& r, auto key, auto& s) {
+         r.each_member(key, [&](const std::string& name, const json& engine, const std::string& path) {
+           read_fields(engine_fields(), JsonReader(engine, path), s.engines[name]);
+         });
+       },
+       .write = [](const auto& s, auto& j, auto key) {
+         json engines = json::object();
+         for (const auto& [name, engine] : s.engines) write_fields(engine_fields(), engine, engines[name]);
+         j[key] = engines;
+       },
+       .member_fields = [](const auto& prefix, auto& out) { append_fields(engine_fields(), prefix, out); }},
+  };
+  return fields;
+}
+
+// What a resolved target holds beside its spec, while its JSON form is read.
+struct ResolvedRecords {
+  Origin goos_origin = Origin::Target;
+  Origin goarch_origin = Origin::Target;
+  std::map<std::string, std::string> environment;
+  std::map<std::string, std::string> overridden_environment;
+  std::vector<std::string> descriptor_files;
+};
+// What the record keys are written from: the target and its effective flags, derived once.
+struct ResolvedView {
+  const ResolvedTarget& target;
+  EffectiveFlags effective;
+};
+
+// The record keys resolution writes after the spec's. implied and effective are derived, and
+// output-file is written by `llgo-wasm resolve --output`: none of them is read back.
+const std::vector<Field<ResolvedRecords, ResolvedView>>& record_fields() {
+  static const std::vector<Field<ResolvedRecords, ResolvedView>> fields{
+      {.key = "format-version", .kind = FieldKind::Integer, .merge = MergeRule::Record,
+       .read = [](const auto& r, auto key, auto&) {
+         if (r.unsigned_integer(key) != static_cast<std::uint64_t>(kResolvedTargetFormatVersion)) {
+           throw DriverError(std::string(key) + " " + r.member(key).dump() + " is not supported; this driver reads version " +
+                             std::to_string(kResolvedTargetFormatVersion));
+         }
+       },
+       .write = [](const auto&, auto& j, auto key) { j[key] = kResolvedTargetFormatVersion; }},
+      {.key = "implied", .kind = FieldKind::Object, .merge = MergeRule::Record, .members = {
+           {.key = "goos", .kind = FieldKind::Boolean, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = v.target.implied_goos(); }},
+           {.key = "goarch", .kind = FieldKind::Boolean, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = v.target.implied_goarch(); }},
+       }},
+      {.key = "origin", .kind = FieldKind::Object, .merge = MergeRule::Record, .members = {
+           {.key = "goos", .kind = FieldKind::String, .merge = MergeRule::Record,
+            .read = [](const auto& r, auto key, auto& t) { t.goos_origin = r.enumerated(key, parse_origin, origin_names()); },
+            .write = [](const auto& v, auto& j, auto key) { j[key] = to_string(v.target.goos_origin); }},
+           {.key = "goarch", .kind = FieldKind::String, .merge = MergeRule::Record,
+            .read = [](const auto& r, auto key, auto& t) { t.goarch_origin = r.enumerated(key, parse_origin, origin_names()); },
+            .write = [](const auto& v, auto& j, auto key) { j[key] = to_string(v.target.goarch_origin); }},
+       }},
+      {.key = "environment", .kind = FieldKind::StringMap, .merge = MergeRule::Record,
+       .read = [](const auto& r, auto key, auto& t) { t.environment = r.optional_string_map(key); },
+       .write = [](const auto& v, auto& j, auto key) { j[key] = v.target.environment; }},
+      {.key = "overridden-environment", .kind = FieldKind::StringMap, .merge = MergeRule::Record,
+       .read = [](const auto& r, auto key, auto& t) { t.overridden_environment = r.optional_string_map(key); },
+       .write = [](const auto& v, auto& j, auto key) { j[key] = v.target.overridden_environment; }},
+      {.key = "descriptor-files", .kind = FieldKind::StringList, .merge = MergeRule::Record,
+       .read = [](const auto& r, auto key, auto& t) { t.descriptor_files = r.strings(key); },
+       .write = [](const auto& v, auto& j, auto key) { j[key] = v.target.descriptor_files; }},
+      {.key = "effective", .kind = FieldKind::Object, .merge = MergeRule::Record, .members = {
+           {.key = "build-tags", .kind = FieldKind::StringList, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = v.effective.build_tags; }},
+           {.key = "cflags", .kind = FieldKind::StringList, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = v.effective.cflags; }},
+           {.key = "ldflags", .kind = FieldKind::StringList, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = v.effective.ldflags; }},
+       }},
+      {.key = "output-file", .kind = FieldKind::Object, .merge = MergeRule::Record, .members = {
+           {.key = "path", .kind = FieldKind::String, .merge = MergeRule::Record},
+           {.key = "format", .kind = FieldKind::String, .merge = MergeRule::Record},
+       }},
+  };
+  return fields;
+}
 
 }  // namespace
 
+const std::vector<TargetField>& target_fields() {
+  static const std::vector<TargetField> fields = [] {
+    std::vector<TargetField> out;
+    append_fields(spec_fields(), "", out);
+    append_fields(record_fields(), "", out);
+    return out;
+  }();
+  return fields;
+}
+
+std::string_view to_string(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::String: return "String";
+    case FieldKind::Boolean: return "Boolean";
+    case FieldKind::Integer: return "Integer";
+    case FieldKind::StringList: return "StringList";
+    case FieldKind::Object: return "Object";
+    case FieldKind::StringMap: return "StringMap";
+    case FieldKind::StringListMap: return "StringListMap";
+    case FieldKind::ObjectMap: return "ObjectMap";
+    case FieldKind::NameOrNames: return "NameOrNames";
+  }
+  return "?";
+}
+
+std::string_view to_string(MergeRule merge) {
+  switch (merge) {
+    case MergeRule::Inherited: return "Inherited";
+    case MergeRule::Replaced: return "Replaced";
+    case MergeRule::Identity: return "Identity";
+    case MergeRule::Record: return "Record";
+  }
+  return "?";
+}
+
 json spec_to_json(const TargetSpec& spec) {
-  const Capabilities& caps = spec.capabilities;
-  json supported = json::array();
-  for (const auto& context : caps.supported_contexts) supported.push_back(context);
-  json supported_stacks = json::array();
-  for (auto mode : caps.supported_stacks) supported_stacks.push_back(to_string(mode));
-  json context_ldflags = json::object();
-  for (const auto& [context, flags] : spec.context_ldflags) context_ldflags[context] = flags;
-  json context_removelist = json::object();
-  for (const auto& [context, names] : spec.context_asyncify_removelist) context_removelist[context] = names;
-  json context_merge = json::object();
-  for (const auto& [context, merge] : spec.context_merge) {
-    json modules = json::object();
-    for (const auto& module : merge.modules) modules[module.name] = module.source;
-    context_merge[context] = {{"modules", modules}, {"internal-exports", merge.internal_exports}, {"features", merge.features}};
-  }
-  json engines = json::object();
-  for (const auto& [name, engine] : spec.engines) {
-    engines[name] = {{"command", engine.command},     {"extension", engine.extension}, {"optional", engine.optional},
-                     {"sampled", engine.sampled},     {"every-case", engine.every_case},
-                     {"provides", engine.provides},   {"labels", engine.labels}};
-    // Optional in descriptors: written only when set, so the form loads back through the schema.
-    if (!engine.minimum_version.empty()) engines[name]["minimum-version"] = engine.minimum_version;
-  }
-  json document{
-      {"name", spec.name},
-      {"variant", spec.variant},
-      {"goos", spec.goos},
-      {"goarch", spec.goarch},
-      {"triple", spec.triple},
-      {"data-model",
-       {{"pointer", spec.data_model.pointer}, {"long", spec.data_model.long_size}, {"ssize_t", spec.data_model.ssize_t_size}}},
-      {"capabilities",
-       {{"asyncify", to_string(caps.asyncify)},
-        {"memory64", caps.memory64},
-        {"threads", caps.threads},
-        {"stack-switching", caps.stack_switching},
-        {"eh", {{"compile", to_string(caps.eh.compile)}, {"final", to_string(caps.eh.final)}}},
-        {"context", {{"default", caps.context}, {"supported", supported}}},
-        {"stacks", {{"default", to_string(caps.stacks)}, {"supported", supported_stacks}}}}},
-      {"build-tags", spec.build_tags},
-      {"cflags", spec.cflags},
-      {"ldflags", spec.ldflags},
-      {"context-ldflags", context_ldflags},
-      {"context-merge", context_merge},
-      {"environments", spec.environments},
-      {"asyncify-imports", spec.asyncify_imports},
-      {"asyncify-removelist", spec.asyncify_removelist},
-      {"context-asyncify-removelist", context_removelist},
-      {"default-stack-size", spec.default_stack_size},
-      {"separate-stack-size", spec.separate_stack_size},
-      {"output",
-       {{"default-extension", spec.output.default_extension}, {"accepted-extensions", spec.output.accepted_extensions}}},
-      {"run-engines", spec.run_engines},
-      {"engines", engines},
-  };
-  // Absent means no cap (the loader takes only positive integers there).
-  if (spec.max_goroutines > 0) document["max-goroutines"] = spec.max_goroutines;
-  // Optional in descriptors: written only when set, so the form loads back through the schema.
-  if (!spec.link_optimization.empty()) document["link-optimization"] = spec.link_optimization;
+  json document = json::object();
+  write_fields(spec_fields(), spec, document);
   return document;
 }
 
 TargetSpec spec_from_json(const json& value) {
-  // Read in the schema's order, so a descriptor missing several keys hears about the first.
-  JsonReader root(value, "");
   TargetSpec spec;
-  spec.name = root.string("name");
-  spec.variant = root.string("variant");
-  spec.goos = root.string("goos");
-  spec.goarch = root.string("goarch");
-  spec.triple = root.string("triple");
-  JsonReader data_model = root.object("data-model");
-  spec.data_model = {data_model.small_integer("pointer"), data_model.small_integer("long"),
-                     data_model.small_integer("ssize_t")};
-
-  JsonReader capabilities = root.object("capabilities");
-  Capabilities& caps = spec.capabilities;
-  caps.asyncify = capabilities.enumerated("asyncify", parse_asyncify_mode, asyncify_mode_names());
-  caps.memory64 = capabilities.boolean("memory64");
-  caps.threads = capabilities.boolean("threads");
-  caps.stack_switching = capabilities.optional_boolean("stack-switching");
-  JsonReader eh = capabilities.object("eh");
-  caps.eh = {eh.enumerated("compile", parse_exception_model, exception_model_names()),
-             eh.enumerated("final", parse_exception_model, exception_model_names())};
-  JsonReader context = capabilities.object("context");
-  caps.context = context.string("default");
-  caps.supported_contexts = context.strings("supported");
-  // Optional: a target that says nothing runs goroutines on separate stacks, right for any C code.
-  JsonReader stacks = capabilities.optional_object("stacks");
-  if (stacks.find("default")) caps.stacks = stacks.enumerated("default", parse_stack_mode, stack_mode_names());
-  caps.supported_stacks.clear();
-  for (const auto& name : stacks.optional_strings("supported")) {
-    caps.supported_stacks.push_back(JsonReader::enum_value(name, "capabilities.stacks.supported item", parse_stack_mode,
-                                                           stack_mode_names()));
-  }
-  if (caps.supported_stacks.empty()) caps.supported_stacks.push_back(caps.stacks);
-
-  spec.build_tags = root.optional_strings("build-tags");
-  spec.cflags = root.optional_strings("cflags");
-  spec.ldflags = root.optional_strings("ldflags");
-  root.each_member("context-ldflags", [&](const std::string& name, const json& flags, const std::string& path) {
-    spec.context_ldflags[name] = JsonReader::string_list(flags, path);
-  });
-  root.each_member("context-merge", [&](const std::string& name, const json& merge, const std::string& path) {
-    JsonReader reader(merge, path);
-    ProgramMerge& out = spec.context_merge[name];
-    // Merged in the order the descriptor writes them (nlohmann::json keeps keys sorted, so
-    // the order is by name: write names that sort in merge order).
-    for (const auto& [module, source] : reader.optional_string_map("modules")) out.modules.push_back({module, source});
-    out.internal_exports = reader.optional_strings("internal-exports");
-    out.features = reader.optional_strings("features");
-  });
-  spec.environments = root.optional_strings("environments");
-  spec.asyncify_imports = root.optional_strings("asyncify-imports");
-  spec.asyncify_removelist = root.optional_strings("asyncify-removelist");
-  root.each_member("context-asyncify-removelist", [&](const std::string& name, const json& names, const std::string& path) {
-    spec.context_asyncify_removelist[name] = JsonReader::string_list(names, path);
-  });
-  spec.default_stack_size = root.unsigned_integer("default-stack-size");
-  spec.separate_stack_size =
-      root.find("separate-stack-size") ? root.unsigned_integer("separate-stack-size") : spec.default_stack_size;
-  if (root.find("max-goroutines")) spec.max_goroutines = root.unsigned_integer("max-goroutines");
-  spec.link_optimization = root.optional_string("link-optimization");
-  JsonReader output = root.object("output");
-  spec.output = {output.string("default-extension"), output.optional_strings("accepted-extensions")};
-  spec.run_engines = root.optional_strings("run-engines");
-  root.each_member("engines", [&](const std::string& name, const json& engine, const std::string& path) {
-    JsonReader reader(engine, path);
-    spec.engines[name] = Engine{reader.strings("command"),          reader.optional_string("extension"),
-                                reader.optional_boolean("optional"), reader.optional_boolean("sampled"),
-                                reader.optional_boolean("every-case"), reader.optional_string("minimum-version"),
-                                reader.optional_strings("provides"), reader.optional_strings("labels")};
-  });
+  read_fields(spec_fields(), JsonReader(value, ""), spec);
   return spec;
 }
 
 json target_to_json(const ResolvedTarget& target) {
   json document = spec_to_json(target.spec);
-  EffectiveFlags effective = effective_flags(target.spec);
-  document["format-version"] = kResolvedTargetFormatVersion;
-  document["implied"] = {{"goos", target.implied_goos()}, {"goarch", target.implied_goarch()}};
-  document["origin"] = origin_pair(target.goos_origin, target.goarch_origin);
-  document["environment"] = target.environment;
-  document["overridden-environment"] = target.overridden_environment;
-  document["descriptor-files"] = target.descriptor_files;
-  document["effective"] = {{"build-tags", effective.build_tags}, {"cflags", effective.cflags}, {"ldflags", effective.ldflags}};
+  write_fields(record_fields(), ResolvedView{target, effective_flags(target.spec)}, document);
   return document;
 }
 
 ResolvedTarget target_from_json(const json& value) {
-  JsonReader root(value, "");
-  if (root.unsigned_integer("format-version") != static_cast<std::uint64_t>(kResolvedTargetFormatVersion)) {
-    throw DriverError("format-version " + root.member("format-version").dump() + " is not supported; this driver reads version " +
-                      std::to_string(kResolvedTargetFormatVersion));
-  }
-  JsonReader origin = root.object("origin");
+  // The record keys first, so a document of another format-version is refused before its keys are read.
+  ResolvedRecords records;
+  read_fields(record_fields(), JsonReader(value, ""), records);
   return ResolvedTarget{
       .spec = spec_from_json(value),
-      .goos_origin = origin.enumerated("goos", parse_origin, origin_names()),
-      .goarch_origin = origin.enumerated("goarch", parse_origin, origin_names()),
-      .environment = root.optional_string_map("environment"),
-      .overridden_environment = root.optional_string_map("overridden-environment"),
-      .descriptor_files = root.strings("descriptor-files"),
+      .goos_origin = records.goos_origin,
+      .goarch_origin = records.goarch_origin,
+      .environment = std::move(records.environment),
+      .overridden_environment = std::move(records.overridden_environment),
+      .descriptor_files = std::move(records.descriptor_files),
   };
 }
 
