@@ -12,8 +12,8 @@
 // C API returns. It uses the descriptors' keys and shapes (targets/schema.json), so it loads
 // back as a descriptor (`--target resolved.json` resolves to the same target), plus record
 // keys (origin, effective, ...) that resolution recomputes; target_from_json(target_to_json(t))
-// == t. The field list is targets/schema.json; spec_to_json/spec_from_json are the one
-// mapping between it and these structs.
+// == t. The fields are declared once, in the table of target_fields.hpp that spec_to_json and
+// spec_from_json walk; targets/schema.json is checked against it.
 #pragma once
 
 #include <cstdint>
