@@ -11,6 +11,7 @@
 
 #include "llgo_wasm/descriptors.hpp"
 #include "llgo_wasm/resolve.hpp"
+#include "llgo_wasm/target_fields.hpp"
 #include "test_support.hpp"
 
 namespace llgo_wasm {
@@ -233,10 +234,11 @@ void collect_json_paths(const nlohmann::json& object, const std::string& prefix,
   for (const auto& [key, value] : object.items()) {
     std::string path = prefix.empty() ? key : prefix + "/" + key;
     // Map members (engines, context-ldflags, context-asyncify-removelist, context-merge and its
-    // modules, environment) are named "*" in the schema.
-    bool map = prefix == "engines" || prefix == "context-ldflags" || prefix == "context-asyncify-removelist" ||
-               prefix == "context-merge" ||
-               prefix == "context-merge/*/modules" || prefix == "environment" || prefix == "overridden-environment";
+    // modules, environment) are named "*" in the schema: the field table says which keys are maps.
+    bool map = std::any_of(target_fields().begin(), target_fields().end(), [&](const TargetField& field) {
+      return field.path == prefix &&
+             (field.kind == FieldKind::StringMap || field.kind == FieldKind::StringListMap || field.kind == FieldKind::ObjectMap);
+    });
     if (map) path = prefix + "/*";
     paths.insert(path);
     if (value.is_object()) collect_json_paths(value, path, paths);
