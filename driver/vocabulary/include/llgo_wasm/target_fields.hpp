@@ -40,7 +40,8 @@ struct TargetField {
   MergeRule merge;
 };
 
-// Every field, parents before their members, in the order the reader reads them.
+// Every field, parents before their members: the descriptor keys in the order spec_from_json
+// reads them (a descriptor missing several keys hears about the first), then the record keys.
 const std::vector<TargetField>& target_fields();
 
 // "StringList", "Replaced", ...: for messages.
