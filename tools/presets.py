@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """tools/presets.py: the presets of CMakePresets.json and how a run builds them, in one place
-(tools/run-tests.sh and tools/run-demo.sh read it; no list of presets is written anywhere else).
+(tools/run-tests.sh, tools/run-demo.sh, bench/run.sh and bench/run.py read it; no list of presets
+is written anywhere else).
 
   presets.py plan tests [--full] [--only "P1 P2 ..."]
   presets.py plan demo  [--only "P1 P2 ..."]
+  presets.py plan bench [--only "P1 P2 ..."]
 
-prints one line per preset to build, in build order: "<preset> <role> <configure options...>",
-tab-separated (an option may hold spaces).
+prints one line per preset to build, in build order: "<preset> <role> <configure options...>"
+(bench: "<preset> <bench jobs...>"), tab-separated (an option may hold spaces).
 
 Every visible configure preset has a role, read from its cache variables:
   tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
@@ -24,21 +26,33 @@ their runtimes, and their programs are built as users' are. A demo run builds th
 runtime and scheduler fixture (LLGO_WASM_DEMO_ONLY). The trees that compile the driver compile it
 as unity builds: its files share the JSON library's templates, which each file would otherwise
 instantiate and compile again.
+
+A preset the benchmarks build says what they do with it in its vendor entry
+"llgo-wasm/bench": {"jobs": [...]}, jobs of bench/run.py: "runtime" (the runtime benchmarks of its
+target), "driver" (the driver's benchmarks: it builds bench_driver), "corpus" (the real programs,
+built through its toolchain file) and "stack-switching" (the stack-switching section, on Node 26).
+bench/run.sh builds them as the presets define them, in file order.
 """
 import json
 import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BENCH_VENDOR = "llgo-wasm/bench"
 
 
 def on(value):
     return str(value).upper() in ("ON", "TRUE", "1", "YES", "Y")
 
 
-def load():
+def configure_presets():
     with open(os.path.join(ROOT, "CMakePresets.json")) as f:
-        presets = {p["name"]: p for p in json.load(f)["configurePresets"]}
+        return {p["name"]: p for p in json.load(f)["configurePresets"]}
+
+
+def load():
+    """{preset: its cache variables, inherited ones included} for every visible configure preset."""
+    presets = configure_presets()
 
     def cache(p):
         values = {}
@@ -51,6 +65,18 @@ def load():
     return {n: cache(p) for n, p in presets.items() if not p.get("hidden")}
 
 
+def bench():
+    """{preset: its bench jobs} for every visible configure preset with a bench vendor entry, in
+    file order."""
+    return {n: p["vendor"][BENCH_VENDOR]["jobs"] for n, p in configure_presets().items()
+            if not p.get("hidden") and BENCH_VENDOR in p.get("vendor", {})}
+
+
+def bench_presets(job):
+    """The presets whose bench jobs include `job`, in file order."""
+    return [n for n, jobs in bench().items() if job in jobs]
+
+
 def role(variables):
     if not on(variables.get("LLGO_WASM_TREE_TESTS", "ON")):
         return "tools"
@@ -59,7 +85,18 @@ def role(variables):
     return "target"
 
 
+def plan_bench(only):
+    jobs = bench()
+    unknown = [n for n in only if n not in load()]
+    if unknown:
+        sys.exit(f"presets {unknown} are not in CMakePresets.json: {list(load())}")
+    for n in only or jobs:
+        print("\t".join([n] + jobs.get(n, [])))
+
+
 def plan(kind, full, only):
+    if kind == "bench":
+        return plan_bench(only)
     info = load()
     roles = {n: role(v) for n, v in info.items()}
     tools = [n for n, r in roles.items() if r == "tools"]
@@ -103,7 +140,7 @@ def plan(kind, full, only):
 
 def main(argv):
     args = argv[1:]
-    if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo"):
+    if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo", "bench"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     full = "--full" in args
