@@ -6,9 +6,17 @@ is written anywhere else).
   presets.py plan tests [--full] [--only "P1 P2 ..."]
   presets.py plan demo  [--only "P1 P2 ..."]
   presets.py plan bench [--only "P1 P2 ..."]
+  presets.py sync | check
 
-prints one line per preset to build, in build order: "<preset> <role> <configure options...>"
+plan prints one line per preset to build, in build order: "<preset> <role> <configure options...>"
 (bench: "<preset> <bench jobs...>"), tab-separated (an option may hold spaces).
+
+The configure presets are the one list. Every visible one has a build preset, a test preset
+(inheriting the hidden test-base: ctest's jobs, timeout and filter are written there once) and a
+workflow preset (configure, build, test), each named after it: `sync` writes those entries from
+the configure presets (a test preset's own settings beyond the boilerplate, such as a longer
+timeout, are kept), `check` fails when CMakePresets.json differs from what `sync` would write.
+Every plan checks first.
 
 Every visible configure preset has a role, read from its cache variables:
   tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
@@ -38,7 +46,10 @@ import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+PRESETS_FILE = os.path.join(ROOT, "CMakePresets.json")
 BENCH_VENDOR = "llgo-wasm/bench"
+TEST_BASE = "test-base"
+WORKFLOW_STEPS = ("configure", "build", "test")
 
 
 def on(value):
@@ -46,8 +57,39 @@ def on(value):
 
 
 def configure_presets():
-    with open(os.path.join(ROOT, "CMakePresets.json")) as f:
+    with open(PRESETS_FILE) as f:
         return {p["name"]: p for p in json.load(f)["configurePresets"]}
+
+
+def synced(document):
+    """The document with one build, test and workflow preset per visible configure preset, named
+    after it; hidden build and test presets, and each preset's own keys beyond the boilerplate,
+    kept as they are."""
+    names = [p["name"] for p in document["configurePresets"] if not p.get("hidden")]
+
+    def entries(kind, boilerplate):
+        own = {p["name"]: p for p in document.get(kind, [])}
+        hidden = [p for p in document.get(kind, []) if p.get("hidden")]
+        return hidden + [dict(boilerplate(n), **{k: v for k, v in own.get(n, {}).items() if k not in boilerplate(n)})
+                         for n in names]
+
+    return dict(document,
+                buildPresets=entries("buildPresets", lambda n: {"name": n, "configurePreset": n}),
+                testPresets=entries("testPresets", lambda n: {"name": n, "inherits": TEST_BASE, "configurePreset": n}),
+                workflowPresets=[{"name": n, "steps": [{"type": t, "name": n} for t in WORKFLOW_STEPS]} for n in names])
+
+
+def synced_text():
+    with open(PRESETS_FILE) as f:
+        text = f.read()
+    return text, json.dumps(synced(json.loads(text)), indent=2) + "\n"
+
+
+def check():
+    text, expected = synced_text()
+    if text != expected:
+        sys.exit("CMakePresets.json: its build, test or workflow presets do not follow its configure presets "
+                 "(python3 tools/presets.py sync writes them)")
 
 
 def load():
@@ -95,6 +137,7 @@ def plan_bench(only):
 
 
 def plan(kind, full, only):
+    check()
     if kind == "bench":
         return plan_bench(only)
     info = load()
@@ -140,6 +183,14 @@ def plan(kind, full, only):
 
 def main(argv):
     args = argv[1:]
+    if args == ["check"]:
+        check()
+        return 0
+    if args == ["sync"]:
+        expected = synced_text()[1]
+        with open(PRESETS_FILE, "w") as f:
+            f.write(expected)
+        return 0
     if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo", "bench"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
