@@ -17,7 +17,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-presets=${BENCH_PRESETS:-$(python3 tools/presets.py plan bench | cut -f1)}
+presets=${BENCH_PRESETS:-}
+if [[ -z "$presets" ]]; then
+  presets=$(python3 tools/presets.py plan bench | cut -f1) || exit 1
+fi
 prefix=${BENCH_BUILD_PREFIX:-build/}
 failed=""
 mkdir -p build/bench
