@@ -8,6 +8,7 @@ from pathlib import Path
 from .programs import BenchError, results_of, run
 from .results import add_missing, add_row
 
+
 def bench_driver(host, work_dir, settings):
     driver_cli = host.get("driver") if host else None
     bench_prog = next((p["path"] for p in (host or {}).get("programs", []) if p["kind"] == "driver"), None)

@@ -10,6 +10,7 @@ from .results import add_missing, add_row
 from .runtime import bench_channels, bench_yield_and_spawn, parked_params, sleepers_params
 from .settings import PARKED_DEPTHS, ROOT
 
+
 def build_go_programs(out_dir, node):
     """Builds bench/go with Debian's Go, natively and as js/wasm, into out_dir (its build cache
     too: nothing is written to $HOME, nothing is downloaded). Returns the two Programs."""

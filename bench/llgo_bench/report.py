@@ -4,6 +4,7 @@ import math
 from .results import find_row, missing, rows, targets
 from .settings import YIELD_DEPTHS, YIELD_GOROUTINES
 
+
 def fmt(value):
     if value >= 1e6:
         return f"{value:,.0f}"

@@ -5,6 +5,7 @@ from .results import add_growth_target, add_ratio_target, add_target, add_unmeas
 from .runtime import parked_params, sleepers_params
 from .settings import GO_VARIANT, YIELD_DEPTHS, YIELD_GOROUTINES
 
+
 def go_anchor(bench, variant, params):
     """The key of Go's row (its backend is the Go version that ran)."""
     row = next((r for r in rows if r["bench"] == bench and r["variant"] == variant and r["params"] == params), None)
