@@ -32,10 +32,11 @@ def preset_dir(prefix, preset):
     return path if path.is_absolute() else ROOT / path
 
 
-def engine_prefix(driver, target, node):
-    """The command that runs a program of `target`, up to the program: the first of its engines
-    (by name) that runs the default output and is neither optional nor sampled, its `node` this
-    run's Node."""
+def target_facts(driver, target, node):
+    """What the benchmarks need to know about `target`, from `llgo-wasm resolve --json`: the command
+    that runs its programs, up to the program (the first of its engines, by name, that runs the
+    default output and is neither optional nor sampled, its `node` this run's Node), and whether
+    its worker waits in the JavaScript event loop (the runtime's idle wait for `js && wasm`)."""
     resolved = json.loads(run([driver, "resolve", "--json", "--target", target])[0])
     extension = resolved["output"]["default-extension"]
     engine = next((e for _, e in sorted(resolved["engines"].items())
@@ -43,7 +44,9 @@ def engine_prefix(driver, target, node):
                   None)
     if engine is None or engine["command"][-1] != "{program}":
         raise BenchError(f"target {target} has no engine that runs its default output with the program last")
-    return [node if word == "node" else word.replace("{root}", str(ROOT)) for word in engine["command"][:-1]]
+    tags = resolved["effective"]["build-tags"]
+    return dict(prefix=[node if word == "node" else word.replace("{root}", str(ROOT)) for word in engine["command"][:-1]],
+                waits_in_event_loop="js" in tags and "wasm" in tags)
 
 
 def discover(build_prefix, node):
@@ -58,16 +61,18 @@ def discover(build_prefix, node):
     for preset in presets.bench_presets("runtime"):
         try:
             manifest = load_manifest(preset_dir(build_prefix, preset) / "target" / "bench-manifest.json")
-            prefix = engine_prefix(manifest["driver"], manifest["target"], node)
+            facts = target_facts(manifest["driver"], manifest["target"], node)
         except (BenchError, ValueError, KeyError) as error:
             add_missing(f"all {preset} benchmarks", preset, "-", "-", str(error))
             continue
-        variant = manifest["variant"]
+        variant, prefix = manifest["variant"], facts["prefix"]
         for entry in manifest["programs"]:
             if entry["kind"] == "runtime":
-                runtime.append(Program(variant, entry["context"], entry["path"], prefix, stacks=entry.get("stacks")))
+                runtime.append(Program(variant, entry["context"], entry["path"], prefix, stacks=entry.get("stacks"),
+                                       waits_in_event_loop=facts["waits_in_event_loop"]))
             elif entry["kind"] == "cpu-plain":
                 plain[variant] = Program(variant, "plain", entry["path"], prefix)
             elif entry["kind"] == "runtime-objects":
-                p1_inputs.append(dict(entry, driver=manifest["driver"], target=manifest["target"]))
+                p1_inputs.append(dict(entry, driver=manifest["driver"], target=manifest["target"], variant=variant,
+                                      engine=prefix))
     return runtime, plain, p1_inputs, host

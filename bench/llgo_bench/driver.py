@@ -1,5 +1,6 @@
 """The driver: `llgo-wasm resolve` per process against /bin/true, in-library resolve (C++ and C
 API, bench_driver), cache-key hashing throughput against `sha256sum` on the same files."""
+import json
 import random
 import shutil
 import time
@@ -12,10 +13,11 @@ from .results import add_missing, add_row
 def bench_driver(host, work_dir, settings):
     driver_cli = host.get("driver") if host else None
     bench_prog = next((p["path"] for p in (host or {}).get("programs", []) if p["kind"] == "driver"), None)
-    targets = ["wasm", "js-wasm", "wasip1", "wasip1-threads", "host"]
     n = settings["resolve_processes"]
     if driver_cli and Path(driver_cli).is_file():
         try:
+            # Every built-in target in turn.
+            targets = [t["name"] for t in json.loads(run([driver_cli, "targets", "--json"])[0])]
             samples, baseline = [], []
             true_cmd = shutil.which("true") or "/bin/true"
             for i in range(n):
@@ -29,7 +31,7 @@ def bench_driver(host, work_dir, settings):
                     samples, "ms")
             add_row("driver: resolve per process", "native", "/bin/true (process baseline)", f"{n} processes",
                     baseline, "ms")
-        except BenchError as error:
+        except (BenchError, ValueError, KeyError) as error:
             add_missing("driver: resolve per process", "native", "llgo-wasm", "-", str(error))
     else:
         add_missing("driver: resolve per process", "native", "llgo-wasm", "-", "the llgo-wasm CLI was not built")

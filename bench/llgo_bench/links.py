@@ -10,7 +10,7 @@ from .results import add_missing, add_row
 LINK_STEP_LINE = re.compile(r"asyncify\+exnref ([0-9.]+) s, (\d+) B -> (\d+) B")
 
 
-def link_p1_other_backend(inputs, out_dir, node, wasi_runner):
+def link_p1_other_backend(inputs, out_dir):
     """Links a P1 benchmark of another stack mode (narrowed only) for the runtime benchmarks."""
     objects = inputs["objects"].split("|")
     link_inputs = objects + inputs["archives"] + list(inputs.get("ldflags", []))
@@ -20,12 +20,12 @@ def link_p1_other_backend(inputs, out_dir, node, wasi_runner):
         run([inputs["driver"], "link", "--target", inputs["target"], "--context", inputs["context"],
              "--stacks", inputs["stacks"], "-O2", "-o", str(output)] + link_inputs)
     except BenchError as error:
-        add_missing("P1 runtime benchmarks", "P1", inputs["backend"], "-", f"link failed: {error}")
+        add_missing("P1 runtime benchmarks", inputs["variant"], inputs["backend"], "-", f"link failed: {error}")
         return None
-    return Program("P1", inputs["backend"], output, [node, str(wasi_runner)], stacks=inputs.get("stacks"))
+    return Program(inputs["variant"], inputs["backend"], output, inputs["engine"], stacks=inputs.get("stacks"))
 
 
-def link_p1(inputs, out_dir, node, wasi_runner, settings):
+def link_p1(inputs, out_dir, settings):
     """Links the P1 benchmark (narrowed and wide), measures sizes and wasm-opt times, and
     returns {"narrowed": Program, "wide": Program} for the runtime benchmarks."""
     driver = inputs["driver"]
@@ -50,17 +50,17 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
                 seconds.append(float(match.group(1)))
                 sizes = (int(match.group(2)), int(match.group(3)))
         except BenchError as error:
-            add_missing("asyncify link", "P1", f"asyncify ({mode})", "-O2", str(error))
+            add_missing("asyncify link", inputs["variant"], f"asyncify ({mode})", "-O2", str(error))
             continue
         label = {"narrowed": "asyncify (narrowed)", "wide": "asyncify (wide)", "no-check": "asyncify (no stack check)"}[mode]
-        add_row("wasm-opt time", "P1", label, "--asyncify -O2 --translate-to-exnref",
+        add_row("wasm-opt time", inputs["variant"], label, "--asyncify -O2 --translate-to-exnref",
                 [s * 1000 for s in seconds], "ms")
         if mode == "narrowed":
-            add_row("module size", "P1", "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
-        add_row("module size", "P1", label, "final module, -O2", [output.stat().st_size], "B")
-        programs[mode] = Program("P1", {"narrowed": "asyncify", "wide": "asyncify (wide)",
+            add_row("module size", inputs["variant"], "core (before wasm-opt)", "clang link output", [sizes[0]], "B")
+        add_row("module size", inputs["variant"], label, "final module, -O2", [output.stat().st_size], "B")
+        programs[mode] = Program(inputs["variant"], {"narrowed": "asyncify", "wide": "asyncify (wide)",
                                         "no-check": "asyncify (no stack check)"}[mode], output,
-                                 [node, str(wasi_runner)], stacks=inputs.get("stacks"))
+                                 inputs["engine"], stacks=inputs.get("stacks"))
 
     # The baseline: the same core module through the same wasm-opt pipeline minus --asyncify.
     try:
@@ -83,11 +83,11 @@ def link_p1(inputs, out_dir, node, wasi_runner, settings):
             start = time.perf_counter()
             run([opt["tool"]] + opt_args)
             seconds.append(time.perf_counter() - start)
-        add_row("wasm-opt time", "P1", "no Asyncify", "-O2 --translate-to-exnref", [s * 1000 for s in seconds], "ms")
-        add_row("module size", "P1", "no Asyncify", "final module, -O2", [plain_module.stat().st_size], "B")
+        add_row("wasm-opt time", inputs["variant"], "no Asyncify", "-O2 --translate-to-exnref", [s * 1000 for s in seconds], "ms")
+        add_row("module size", inputs["variant"], "no Asyncify", "final module, -O2", [plain_module.stat().st_size], "B")
         programs["wasm-opt"] = opt["tool"]
     except (BenchError, ValueError, KeyError, json.JSONDecodeError) as error:
-        add_missing("module size", "P1", "no Asyncify", "final module, -O2", f"baseline link failed: {error}")
+        add_missing("module size", inputs["variant"], "no Asyncify", "final module, -O2", f"baseline link failed: {error}")
     return programs
 
 
@@ -96,4 +96,4 @@ def optimise_p1_plain_kernel(plain_program, wasm_opt, out_dir):
     comparison differs only by the Asyncify instrumentation."""
     optimised = out_dir / "bench_cpu_plain.O2.wasm"
     run([wasm_opt, str(plain_program.path), "-O2", "-o", str(optimised)])
-    return Program("P1", "plain", optimised, plain_program.engine_prefix)
+    return Program(plain_program.variant, "plain", optimised, plain_program.engine_prefix)

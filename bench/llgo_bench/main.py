@@ -52,12 +52,14 @@ def main():
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
+    # The variant whose link the driver runs (its benchmark comes as objects): P1.
+    p1_variant = p1_inputs[0]["variant"] if p1_inputs else "P1"
     if args.only_corpus:
         pass
     elif p1_inputs:
-        p1 = link_p1(p1_inputs[0], work_dir / "p1", node, wasi_runner, settings)
+        p1 = link_p1(p1_inputs[0], work_dir / "p1", settings)
         for other in p1_inputs[1:]:
-            program = link_p1_other_backend(other, work_dir / "p1", node, wasi_runner)
+            program = link_p1_other_backend(other, work_dir / "p1")
             if program:
                 runtime.append(program)
     else:
@@ -66,14 +68,14 @@ def main():
         runtime.append(p1["narrowed"])
     if "no-check" in p1:
         runtime.append(p1["no-check"])  # the stack check's cost: yield and the CPU kernel without it
-    if "P1" in plain:
+    if p1_variant in plain:
         try:
             if "wasm-opt" not in p1:
                 raise BenchError("no wasm-opt from the P1 link plan")
-            plain["P1"] = optimise_p1_plain_kernel(plain["P1"], p1["wasm-opt"], work_dir / "p1")
+            plain[p1_variant] = optimise_p1_plain_kernel(plain[p1_variant], p1["wasm-opt"], work_dir / "p1")
         except BenchError as error:
-            add_missing("cpu kernel", "P1", "plain", "-", f"wasm-opt -O2 of the plain kernel failed: {error}")
-            del plain["P1"]
+            add_missing("cpu kernel", p1_variant, "plain", "-", f"wasm-opt -O2 of the plain kernel failed: {error}")
+            del plain[p1_variant]
 
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
@@ -112,7 +114,8 @@ def main():
             else:
                 add_missing("stack switching", NODE26, "asyncify", "-", "the P1 raw-Asyncify build is missing")
             bench_stack_switching(on_node26, settings)
-            kernels = on_node26 + ([Program(NODE26, "plain", plain["P1"].path, [node26, str(wasi_runner)])] if "P1" in plain else [])
+            kernels = on_node26 + ([Program(NODE26, "plain", plain[p1_variant].path, [node26, str(wasi_runner)])]
+                                   if p1_variant in plain else [])
             bench_cpu(kernels, settings)
         except (BenchError, StopIteration) as error:
             add_missing("stack switching", NODE26, "-", "-", str(error) or "no runtime-objects entry in the manifest")

@@ -67,11 +67,12 @@ def find_node():
 class Program:
     """One runnable benchmark program: how to start it on its engine."""
 
-    def __init__(self, variant, backend, path, engine_prefix, env=None, stacks=None):
+    def __init__(self, variant, backend, path, engine_prefix, env=None, stacks=None, waits_in_event_loop=False):
         self.variant, self.backend, self.path = variant, backend, Path(path)
         self.engine_prefix = engine_prefix
         self.env = None if env is None else dict(os.environ, **env)
         self.stacks = stacks  # "shared" / "separate" for runtime programs
+        self.waits_in_event_loop = waits_in_event_loop  # its worker idles in the JavaScript event loop
 
     def command(self, *args):
         return [*self.engine_prefix, str(self.path), *map(str, args)]

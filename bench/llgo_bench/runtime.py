@@ -98,7 +98,7 @@ def bench_blocking_program(program, settings):
     v, b = program.variant, program.backend
     bench_channels(program, settings)
     note = ("the worker returns to Node's event loop while it waits (a setTimeout, whole "
-            "milliseconds)" if v in ("J32", "J64") else "")
+            "milliseconds)" if program.waits_in_event_loop else "")
     # The full load, and a light one where the work is a few percent of the wall time, so
     # CPU time close to the wall time could only be spinning.
     # A light-load repetition lasts ~13 ms: V8 is still compiling the module's optimised tier in
