@@ -19,6 +19,7 @@ fi
 
 mkdir -p build   # a fresh clone has no build/ yet: every log below lives there
 mapfile -t plan < <(python3 tools/presets.py plan demo --only "${PRESETS:-}") || exit 1
+if [ ${#plan[@]} -eq 0 ]; then echo "no preset to run" >&2; exit 1; fi
 status=0
 rows=()
 for entry in "${plan[@]}"; do
