@@ -12,13 +12,12 @@ plan prints one line per preset to build, in build order: "<preset> <role> <conf
 (bench: "<preset> <bench jobs...>"), tab-separated (an option may hold spaces).
 
 The configure presets are the one list. Every visible one has a build preset, a test preset
-(inheriting the hidden test-base: ctest's jobs, timeout and filter are written there once; its
-jobs is a fixed 2, as version 6 of the presets' schema (CMake 3.25) takes only a number, where
-tools/run-tests.sh passes -j $(nproc)) and a
+(inheriting the hidden test-base, where ctest's jobs, timeout and filter are written once) and a
 workflow preset (configure, build, test), each named after it: `sync` writes those entries from
 the configure presets (a test preset's own settings beyond the boilerplate, such as a longer
 timeout, are kept), `check` fails when CMakePresets.json differs from what `sync` would write.
-Every plan checks first.
+Every plan checks first. test-base's jobs is a fixed 2: version 6 of the presets' schema (CMake
+3.25) takes only a number there; tools/run-tests.sh passes -j $(nproc) itself.
 
 Every visible configure preset has a role, read from its cache variables:
   tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
