@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh: builds what the benchmarks need and runs them all in one invocation.
 #
-#   bash bench/run.sh            configure + build the presets native, j32, j64, wasip1,
-#                                wasip1-stack-switching
+#   bash bench/run.sh            configure + build the presets the benchmarks use (those with a
+#                                "llgo-wasm/bench" vendor entry in CMakePresets.json:
+#                                python3 tools/presets.py plan bench)
 #                                (cmake --preset X && cmake --build --preset X), then run
 #                                bench/run.py: table on stdout, bench/results/latest.json,
 #                                bench/results/yield.svg, targets with MET/MISSED.
@@ -16,7 +17,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-presets=${BENCH_PRESETS:-"native j32 j64 wasip1 wasip1-stack-switching"}
+presets=${BENCH_PRESETS:-}
+if [[ -z "$presets" ]]; then
+  presets=$(python3 tools/presets.py plan bench | cut -f1) || exit 1
+fi
 prefix=${BENCH_BUILD_PREFIX:-build/}
 failed=""
 mkdir -p build/bench

@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
 """tools/presets.py: the presets of CMakePresets.json and how a run builds them, in one place
-(tools/run-tests.sh and tools/run-demo.sh read it; no list of presets is written anywhere else).
+(tools/run-tests.sh, tools/run-demo.sh, bench/run.sh and bench/run.py read it; no list of presets
+is written anywhere else).
 
   presets.py plan tests [--full] [--only "P1 P2 ..."]
   presets.py plan demo  [--only "P1 P2 ..."]
+  presets.py plan bench [--only "P1 P2 ..."]
+  presets.py sync | check
 
-prints one line per preset to build, in build order: "<preset> <role> <configure options...>",
-tab-separated (an option may hold spaces).
+plan prints one line per preset to build, in build order: "<preset> <role> <configure options...>"
+(bench: "<preset> <bench jobs...>"), tab-separated (an option may hold spaces).
+
+The configure presets are the one list. Every visible one has a build preset, a test preset
+(inheriting the hidden test-base, where ctest's jobs, timeout and filter are written once) and a
+workflow preset (configure, build, test), each named after it: `sync` writes those entries from
+the configure presets (a test preset's own settings beyond the boilerplate, such as a longer
+timeout, are kept), `check` fails when CMakePresets.json differs from what `sync` would write.
+Every plan checks first. test-base's jobs is a fixed 2: version 6 of the presets' schema (CMake
+3.25) takes only a number there; tools/run-tests.sh passes -j $(nproc) itself.
 
 Every visible configure preset has a role, read from its cache variables:
   tools   LLGO_WASM_TREE_TESTS=OFF (the `install` preset): builds the driver, the CLI and the test
@@ -24,21 +35,67 @@ their runtimes, and their programs are built as users' are. A demo run builds th
 runtime and scheduler fixture (LLGO_WASM_DEMO_ONLY). The trees that compile the driver compile it
 as unity builds: its files share the JSON library's templates, which each file would otherwise
 instantiate and compile again.
+
+A preset the benchmarks build says what they do with it in its vendor entry
+"llgo-wasm/bench": {"jobs": [...]}, jobs of bench/run.py: "runtime" (the runtime benchmarks of its
+target), "driver" (the driver's benchmarks: it builds bench_driver), "corpus" (the real programs,
+built through its toolchain file) and "stack-switching" (the stack-switching section, on Node 26).
+bench/run.sh builds them as the presets define them, in file order.
 """
 import json
 import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+PRESETS_FILE = os.path.join(ROOT, "CMakePresets.json")
+BENCH_VENDOR = "llgo-wasm/bench"
+TEST_BASE = "test-base"
+WORKFLOW_STEPS = ("configure", "build", "test")
 
 
 def on(value):
     return str(value).upper() in ("ON", "TRUE", "1", "YES", "Y")
 
 
+def configure_presets():
+    with open(PRESETS_FILE) as f:
+        return {p["name"]: p for p in json.load(f)["configurePresets"]}
+
+
+def synced(document):
+    """The document with one build, test and workflow preset per visible configure preset, named
+    after it; hidden build and test presets, and each preset's own keys beyond the boilerplate,
+    kept as they are."""
+    names = [p["name"] for p in document["configurePresets"] if not p.get("hidden")]
+
+    def entries(kind, boilerplate):
+        own = {p["name"]: p for p in document.get(kind, [])}
+        hidden = [p for p in document.get(kind, []) if p.get("hidden")]
+        return hidden + [dict(boilerplate(n), **{k: v for k, v in own.get(n, {}).items() if k not in boilerplate(n)})
+                         for n in names]
+
+    return dict(document,
+                buildPresets=entries("buildPresets", lambda n: {"name": n, "configurePreset": n}),
+                testPresets=entries("testPresets", lambda n: {"name": n, "inherits": TEST_BASE, "configurePreset": n}),
+                workflowPresets=[{"name": n, "steps": [{"type": t, "name": n} for t in WORKFLOW_STEPS]} for n in names])
+
+
+def synced_text():
+    with open(PRESETS_FILE) as f:
+        text = f.read()
+    return text, json.dumps(synced(json.loads(text)), indent=2) + "\n"
+
+
+def check():
+    text, expected = synced_text()
+    if text != expected:
+        sys.exit("CMakePresets.json: its build, test or workflow presets do not follow its configure presets "
+                 "(python3 tools/presets.py sync writes them)")
+
+
 def load():
-    with open(os.path.join(ROOT, "CMakePresets.json")) as f:
-        presets = {p["name"]: p for p in json.load(f)["configurePresets"]}
+    """{preset: its cache variables, inherited ones included} for every visible configure preset."""
+    presets = configure_presets()
 
     def cache(p):
         values = {}
@@ -51,6 +108,18 @@ def load():
     return {n: cache(p) for n, p in presets.items() if not p.get("hidden")}
 
 
+def bench():
+    """{preset: its bench jobs} for every visible configure preset with a bench vendor entry, in
+    file order."""
+    return {n: p["vendor"][BENCH_VENDOR]["jobs"] for n, p in configure_presets().items()
+            if not p.get("hidden") and BENCH_VENDOR in p.get("vendor", {})}
+
+
+def bench_presets(job):
+    """The presets whose bench jobs include `job`, in file order."""
+    return [n for n, jobs in bench().items() if job in jobs]
+
+
 def role(variables):
     if not on(variables.get("LLGO_WASM_TREE_TESTS", "ON")):
         return "tools"
@@ -59,7 +128,19 @@ def role(variables):
     return "target"
 
 
+def plan_bench(only):
+    jobs = bench()
+    unknown = [n for n in only if n not in load()]
+    if unknown:
+        sys.exit(f"presets {unknown} are not in CMakePresets.json: {list(load())}")
+    for n in only or jobs:
+        print("\t".join([n] + jobs.get(n, [])))
+
+
 def plan(kind, full, only):
+    check()
+    if kind == "bench":
+        return plan_bench(only)
     info = load()
     roles = {n: role(v) for n, v in info.items()}
     tools = [n for n, r in roles.items() if r == "tools"]
@@ -103,7 +184,15 @@ def plan(kind, full, only):
 
 def main(argv):
     args = argv[1:]
-    if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo"):
+    if args == ["check"]:
+        check()
+        return 0
+    if args == ["sync"]:
+        expected = synced_text()[1]
+        with open(PRESETS_FILE, "w") as f:
+            f.write(expected)
+        return 0
+    if len(args) < 2 or args[0] != "plan" or args[1] not in ("tests", "demo", "bench"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     full = "--full" in args

@@ -19,6 +19,7 @@ fi
 
 mkdir -p build   # a fresh clone has no build/ yet: every log below lives there
 mapfile -t plan < <(python3 tools/presets.py plan demo --only "${PRESETS:-}") || exit 1
+if [ ${#plan[@]} -eq 0 ]; then echo "no preset to run" >&2; exit 1; fi
 status=0
 rows=()
 for entry in "${plan[@]}"; do
@@ -32,8 +33,17 @@ for entry in "${plan[@]}"; do
     fi
     driver=build/$p/driver/cli/llgo-wasm
     echo "=== resolved targets (llgo-wasm resolve)"
-    for req in "--target wasm" "--goos js --goarch wasm" "--goos wasip1 --goarch wasm" \
-               "--goos wasip1 --goarch wasm --env LLGO_WASI_THREADS=1" ""; do
+    # Every built-in target, by the request that picks it (llgo-wasm targets --json): a platform
+    # default by its GOOS/GOARCH and the environment it requires, any other by its name.
+    mapfile -t requests < <("$driver" targets --json | python3 -c '
+import json, sys
+for t in json.load(sys.stdin):
+    env = [f"--env {k}={v}" for k, v in sorted(t["requires-env"].items())]
+    goos, goarch, name = t["goos"], t["goarch"], t["name"]
+    print(" ".join([f"--goos {goos} --goarch {goarch}"] + env) if t["platform-default"] else f"--target {name}")
+')
+    [ ${#requests[@]} -gt 0 ] || { echo "llgo-wasm targets --json listed no target"; status=1; }
+    for req in "${requests[@]}"; do
       # shellcheck disable=SC2086
       "$driver" resolve $req || status=1
     done
