@@ -46,7 +46,6 @@ std::vector<std::string> descriptor_flag_words(const std::string& flag) {
   return words;
 }
 
-
 LinkStep make_step(LinkStepKind kind, std::string name, std::vector<std::string> command, std::vector<std::string> inputs,
                    std::vector<std::string> outputs) {
   LinkStep step;
@@ -79,7 +78,6 @@ std::optional<std::string> link_optimization_level(const TargetSpec& spec, const
   notes.push_back("no -O on the link line: the target's default " + level + " (descriptor field link-optimization)");
   return level;
 }
-
 
 // The tool-link line (clang, emcc or the host compiler) before its -o: what every output but
 // an archive is linked with.
@@ -390,8 +388,16 @@ bool runs_tool(LinkStepKind kind) {
     case LinkStepKind::compile_source:
     case LinkStepKind::merge_modules:
     case LinkStepKind::optimise_module: return true;
-    default: return false;
+    case LinkStepKind::validate_module:
+    case LinkStepKind::publish_output:
+    case LinkStepKind::publish_folder:
+    case LinkStepKind::analyse_asyncify:
+    case LinkStepKind::prepare_binaryen_shim:
+    case LinkStepKind::read_asyncify_report:
+    case LinkStepKind::add_stack_check:
+    case LinkStepKind::write_source: return false;
   }
+  return false;
 }
 
 const std::vector<std::string>& default_asyncify_switch_imports() {
