@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -186,4 +187,33 @@ TEST(LinkHardening, SweepLeavesOtherOutputsTemporaries) {
   EXPECT_TRUE(fs::exists(of_app_wasm)) << "a temporary of output app.wasm was swept by a link of app";
   EXPECT_TRUE(fs::exists(of_app_b)) << "a temporary of output app.b was swept by a link of app";
   fs::remove_all(directory);
+}
+
+// The executor reports a wasm-opt step's size change by the step's kind, whatever its name.
+TEST(LinkHardening, ExecutorRecognisesTheOptimiseStepByItsKind) {
+  const fs::path scratch = link_test::make_scratch_directory("kind");
+  link_test::write_text(scratch / "in.wasm", "0123456789");
+  const std::string copied = (scratch / ".out.wasm.final.1.x.tmp").string();
+  LinkPlan plan;
+  plan.output_path = (scratch / "out.wasm").string();
+  plan.temporaries = {copied};
+  LinkStep optimise;
+  optimise.kind = LinkStepKind::optimise_module;
+  optimise.name = "shrink";  // no "wasm-opt" or "asyncify" in its name
+  optimise.command = {"/bin/cp", (scratch / "in.wasm").string(), copied};
+  optimise.inputs = {(scratch / "in.wasm").string()};
+  optimise.outputs = {copied};
+  LinkStep publish;
+  publish.kind = LinkStepKind::publish_output;
+  publish.name = "publish";
+  publish.inputs = {copied};
+  publish.outputs = {plan.output_path};
+  plan.steps = {optimise, publish};
+  std::ostringstream diagnostics;
+  LinkExecutionResult result = execute_link_plan(plan, LinkExecutionOptions{}, diagnostics);
+  ASSERT_TRUE(result.succeeded) << result.error;
+  ASSERT_EQ(result.steps.size(), 2u);
+  EXPECT_EQ(result.steps[0].detail, "10 B -> 10 B (+0.0%)");
+  EXPECT_TRUE(fs::exists(plan.output_path));
+  fs::remove_all(scratch);
 }

@@ -436,3 +436,41 @@ TEST(LinkPlan, ProgramStackSizeIsCompiledIntoTheLinkAndTheCheckCanBeTurnedOff) {
   EXPECT_NE(format_link_plan_text(off).find("no stack-overflow check (--stack-check off)"), std::string::npos);
   EXPECT_THROW(parse_link_arguments({"main.o", "--stack-check", "maybe", "-o", "app.wasm"}), LinkUsageError);
 }
+
+// Every step carries the kind the executor dispatches on (its name is only a label): a tool kind
+// per tool, and a folder publish for emcc's output; the JSON keeps one "run" and one "publish".
+TEST(LinkPlan, EveryStepCarriesTheKindTheExecutorDispatchesOn) {
+  auto kinds = [](const LinkPlan& plan) {
+    std::vector<LinkStepKind> found;
+    for (const auto& step : plan.steps) found.push_back(step.kind);
+    return found;
+  };
+  auto arguments = parse_link_arguments({"main.o", "-o", "out/app.wasm"});
+  arguments.program_stack_size = 1u << 20;
+  const LinkPlan p1 = build_link_plan(resolved_p1(), arguments, tools(), naming());
+  EXPECT_EQ(kinds(p1), (std::vector<LinkStepKind>{LinkStepKind::write_source, LinkStepKind::compile_source, LinkStepKind::link,
+                                                  LinkStepKind::add_stack_check, LinkStepKind::analyse_asyncify,
+                                                  LinkStepKind::optimise_module, LinkStepKind::validate_module,
+                                                  LinkStepKind::publish_output}));
+  LinkToolchain toolchain = tools();
+  toolchain.wasm_merge = "/opt/wasm-merge";
+  const LinkPlan merged = build_link_plan(resolved_stack_switching(), parse_link_arguments({"main.o", "-o", "app.wasm"}),
+                                          toolchain, naming());
+  EXPECT_EQ(kinds(merged), (std::vector<LinkStepKind>{LinkStepKind::link, LinkStepKind::add_stack_check,
+                                                      LinkStepKind::merge_modules, LinkStepKind::optimise_module,
+                                                      LinkStepKind::validate_module, LinkStepKind::publish_output}));
+  EXPECT_EQ(merged.steps[3].name, "wasm-opt+exnref");
+  const LinkPlan archive = build_link_plan(resolved_p1(), parse_link_arguments({"--kind", "archive", "a.o", "-o", "libx.a"}),
+                                           tools(), naming());
+  EXPECT_EQ(kinds(archive), (std::vector<LinkStepKind>{LinkStepKind::archive, LinkStepKind::publish_output}));
+  const LinkPlan emcc = build_link_plan(link_test::resolve_target_named("wasm"), parse_link_arguments({"main.o", "-o", "app.js"}),
+                                        tools(), naming());
+  EXPECT_EQ(emcc.steps.front().kind, LinkStepKind::link);
+  EXPECT_EQ(emcc.steps.back().kind, LinkStepKind::publish_folder);
+
+  for (const auto& step : p1.steps) EXPECT_EQ(runs_tool(step.kind), !step.command.empty()) << step.name;
+  nlohmann::json json = link_plan_to_json(p1);
+  for (size_t index : {1u, 2u, 5u}) EXPECT_EQ(json["steps"][index]["kind"], "run") << index;
+  EXPECT_EQ(link_plan_to_json(emcc)["steps"].back()["kind"], "publish");
+  EXPECT_NE(format_link_plan_text(emcc).find("move the files of"), std::string::npos);
+}

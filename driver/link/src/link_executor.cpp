@@ -159,9 +159,9 @@ std::optional<long> temporary_owner_pid(const std::string& rest) {
 
 // Publishes `from` onto `to`: a file by rename; a folder (emcc's output) by renaming each of
 // its files beside `to`, the one named like `to` last, so the script appears after its .wasm.
-std::string publish(const std::string& from, const std::string& to) {
+std::string publish(const std::string& from, const std::string& to, bool folder) {
   std::error_code error;
-  if (!fs::is_directory(from, error)) {
+  if (!folder) {
     if (std::rename(from.c_str(), to.c_str()) != 0) return "rename " + from + " -> " + to + ": " + std::strerror(errno);
     return {};
   }
@@ -251,7 +251,11 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
       const auto step_started = Clock::now();
       std::string detail;
       switch (step.kind) {
-        case LinkStepKind::run_tool: {
+        case LinkStepKind::link:
+        case LinkStepKind::archive:
+        case LinkStepKind::compile_source:
+        case LinkStepKind::merge_modules:
+        case LinkStepKind::optimise_module: {
           const std::string tool = fs::path(step.command.front()).filename().string();
           std::vector<std::string> command;
           try {
@@ -284,8 +288,7 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
             }
           }
           // The wasm-opt step (asyncify+exnref, wasm-opt+exnref, ...): how much it changed the module.
-          const bool wasm_opt_step = step.name.rfind("asyncify", 0) == 0 || step.name.rfind("wasm-opt", 0) == 0;
-          if (!step.inputs.empty() && step.outputs.size() == 1 && wasm_opt_step) {
+          if (!step.inputs.empty() && step.outputs.size() == 1 && step.kind == LinkStepKind::optimise_module) {
             auto before = file_size(step.inputs.front());
             auto after = file_size(step.outputs.front());
             if (before && after) detail = size_change(*before, *after);
@@ -320,8 +323,10 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
           detail = result.asyncify->summary();
           break;
         }
-        case LinkStepKind::publish_output: {
-          if (std::string problem = publish(step.inputs.front(), step.outputs.front()); !problem.empty()) {
+        case LinkStepKind::publish_output:
+        case LinkStepKind::publish_folder: {
+          const bool folder = step.kind == LinkStepKind::publish_folder;
+          if (std::string problem = publish(step.inputs.front(), step.outputs.front(), folder); !problem.empty()) {
             return fail(number, step, problem);
           }
           detail = step.outputs.front();
@@ -374,7 +379,8 @@ LinkExecutionResult execute_link_plan(const LinkPlan& plan, const LinkExecutionO
         if (options.show_progress) diagnostics << "\r\033[K";
         diagnostics << summary << (detail.empty() ? "" : ", " + detail) << std::endl;
       }
-      if (termination.pending() && step.kind != LinkStepKind::publish_output) {
+      const bool published = step.kind == LinkStepKind::publish_output || step.kind == LinkStepKind::publish_folder;
+      if (termination.pending() && !published) {
         fail(number, step, "interrupted by signal " + std::to_string(termination.pending()));
         termination.reraise_if_pending();
         return result;

@@ -37,10 +37,17 @@
 
 namespace llgo_wasm {
 
+// What a step does; the executor dispatches on it, and never on the step's name (a label).
 enum class LinkStepKind {
-  run_tool,
+  // The kinds that run a tool (runs_tool): `command` is its argv, command[0] the tool.
+  link,                   // the compiler driver (clang, emcc or the host compiler) links
+  archive,                // llvm-ar archives the inputs
+  compile_source,         // the compiler compiles a source an earlier step wrote
+  merge_modules,          // wasm-merge joins the context's modules to the program
+  optimise_module,        // wasm-opt: Asyncify, the optimisation level, exnref translation
   validate_module,
-  publish_output,         // rename inputs[0] onto outputs[0]; a folder: move its files beside it
+  publish_output,         // rename inputs[0] onto outputs[0]
+  publish_folder,         // move the files of the folder inputs[0] beside outputs[0] (emcc's)
   analyse_asyncify,       // P1: call graph of inputs[0] -> outputs {arguments file, remove-list}
   prepare_binaryen_shim,  // Emscripten: outputs {shim folder, report file}
   read_asyncify_report,   // Emscripten: what the shim decided, from inputs[0]
@@ -56,22 +63,25 @@ struct BinaryenShimRequest {
   bool stack_check = false;       // add the stack-overflow check (stack_check.hpp)
 };
 
+// Does a step of this kind run a tool (its `command`)?
+bool runs_tool(LinkStepKind kind);
+
 struct LinkStep {
-  LinkStepKind kind = LinkStepKind::run_tool;
+  LinkStepKind kind = LinkStepKind::link;
   std::string name;                  // short label: "link", "asyncify+exnref", "validate", "publish"
-  std::vector<std::string> command;  // run_tool: argv (command[0] is the tool)
+  std::vector<std::string> command;  // runs_tool: argv (command[0] is the tool)
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::optional<ModuleExpectations> expectations;  // validate_module only
   std::optional<AsyncifyNarrowingRequest> narrowing;  // analyse_asyncify only: outputs are
                                                       // {arguments file, remove-list file}
-  // run_tool: arguments an earlier step decided, read at run time from this file (one per
+  // runs_tool: arguments an earlier step decided, read at run time from this file (one per
   // line) and inserted before command[arguments_insert_at].
   std::optional<std::string> arguments_file;
   size_t arguments_insert_at = 0;
-  std::vector<std::string> environment;         // run_tool: KEY=VALUE set for the tool
-  std::vector<std::string> create_directories;  // run_tool: made before the tool runs
-  // run_tool (Binaryen with a remove-list): its stderr is passed on less the warnings about
+  std::vector<std::string> environment;         // runs_tool: KEY=VALUE set for the tool
+  std::vector<std::string> create_directories;  // runs_tool: made before the tool runs
+  // optimise_module (Binaryen with a remove-list): its stderr is passed on less the warnings about
   // listed names the module does not define (keeps_binaryen_line).
   bool drop_absent_name_warnings = false;
   std::optional<BinaryenShimRequest> shim;      // prepare_binaryen_shim only
