@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -265,7 +266,10 @@ json target_to_json(const ResolvedTarget& target) {
   document["environment"] = target.environment;
   document["overridden-environment"] = target.overridden_environment;
   document["descriptor-files"] = target.descriptor_files;
-  document["effective"] = {{"build-tags", effective.build_tags}, {"cflags", effective.cflags}, {"ldflags", effective.ldflags}};
+  document["effective"] = {{"build-tags", effective.build_tags},
+                           {"cflags", effective.cflags},
+                           {"ldflags", effective.ldflags},
+                           {"capabilities", target_capabilities(target.spec)}};
   return document;
 }
 
