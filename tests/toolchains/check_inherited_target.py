@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """A new descriptor that inherits a built-in target needs no edit outside targets/.
 
-It writes a descriptor that inherits PARENT (a built-in target) into a temporary folder, and
+It writes a descriptor that inherits PARENT (a built-in target) into a temporary folder, under
+a variant label no case file or CMake file may rely on (VARIANT, an existing label other than the
+parent's: the schema lists the labels; here it is only a display name), and
 configures the target build (cmake/wasm-variant) against it by path, as a preset would, with the
 toolchain file the parent's preset uses (CMakePresets.json). Then:
 
   - its tests are selected: the configured tree declares the same ctest cases as the same build
-    configured for PARENT (every case file selects by capability, so a target with the parent's
-    capabilities gets every case the parent gets, under the same display names);
+    configured for PARENT, the variant label aside (every case file selects by capability, so a
+    target with the parent's capabilities gets every case the parent gets; a selection by variant
+    name would drop or add some);
   - its runtime is built and its programs run: it builds one backend's runtime and the
     `scenarios` test program, and runs that program's cases on the target's primary engine.
 
-Usage: check_inherited_target.py --parent NAME --driver LLGO-WASM --check-run CHECK_RUN
-           --root CHECKOUT --work DIR [--toolchain-dir DIR]
+Usage: check_inherited_target.py --parent NAME --variant LABEL --driver LLGO-WASM
+           --check-run CHECK_RUN --root CHECKOUT --work DIR [--toolchain-dir DIR]
 """
 import argparse
 import json
@@ -51,7 +54,7 @@ def test_names(build):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for option in ("--parent", "--driver", "--check-run", "--work"):
+    for option in ("--parent", "--variant", "--driver", "--check-run", "--work"):
         parser.add_argument(option, required=True)
     parser.add_argument("--root", required=True, type=Path)
     parser.add_argument("--toolchain-dir", default="")
@@ -71,17 +74,23 @@ def main():
     # The new target: a descriptor in a folder of its own, inheriting the built-in by name.
     name = f"{args.parent}-inherited"
     descriptor = work / "descriptors" / f"{name}.json"
-    descriptor.write_text(json.dumps({"name": name, "inherits": args.parent,
+    descriptor.write_text(json.dumps({"name": name, "inherits": args.parent, "variant": args.variant,
                                       "//": "a new target made of an existing one, outside the checkout"}, indent=2))
     resolved = json.loads(run([args.driver, "resolve", "--json", "--target", descriptor]))
     parent = json.loads(run([args.driver, "resolve", "--json", "--target", args.parent]))
-    if resolved["name"] != name or resolved["triple"] != parent["triple"]:
+    if parent["variant"] == args.variant:
+        print(f"FAIL: --variant {args.variant} is {args.parent}'s own label: give another one")
+        return 1
+    if resolved["name"] != name or resolved["triple"] != parent["triple"] or resolved["variant"] != args.variant:
         print(f"FAIL: {descriptor} resolved to {resolved['name']} ({resolved['triple']}), not {name} ({parent['triple']})")
         return 1
 
     configure(args, descriptor, work / "build")
     configure(args, args.parent, work / "parent-build")
-    names, parent_names = test_names(work / "build"), test_names(work / "parent-build")
+    names = test_names(work / "build")
+    # The parent's names with its label as the new target's (a dotted component of a test name).
+    parent_names = sorted(".".join(args.variant if part == parent["variant"] else part for part in n.split("."))
+                          for n in test_names(work / "parent-build"))
     program_cases = [n for n in names if n.startswith("scenarios.")]
     if not program_cases:
         print(f"FAIL: the target build for {descriptor} declares no scenarios case")
