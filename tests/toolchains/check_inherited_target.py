@@ -107,8 +107,11 @@ def main():
     context = resolved["capabilities"]["context"]["default"]
     cid = context.replace("-", "_")
     run(["cmake", "--build", work / "build", "--target", f"scenarios_{cid}"])
-    primary = [n for n in program_cases if re.match(rf"^scenarios\.[^.]+\.[^.]+\.{re.escape(context)}\.", n)]
-    engine = primary[0].split(".")[2] if primary else ""
+    # The primary engine, as the build chooses it (LlgoTestPrograms.cmake): the first that runs the
+    # default output and is neither sampled nor optional.
+    default_extension = resolved["output"]["default-extension"]
+    engine = next((name for name, e in resolved["engines"].items()
+                   if e.get("extension", "") in ("", default_extension) and not e.get("sampled") and not e.get("optional")), "")
     pattern = rf"^scenarios\.[^.]+\.{re.escape(engine)}\.{re.escape(context)}\."
     output = run(["ctest", "-R", pattern, "-j2", "--output-on-failure"], cwd=work / "build")
     summary = [line for line in output.splitlines() if "tests passed" in line]
