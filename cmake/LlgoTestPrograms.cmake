@@ -3,8 +3,8 @@
 #
 # A test program is a C file (or a few) whose main is tests/harness/test_program.h's dispatcher
 # (`PROGRAM CASE` runs one case, `PROGRAM --list` names them all) plus a case file (JSON, see
-# docs/test-programs.md; read by tests/harness/check_run.cpp) that says what each case must print and exit with, and on which
-# variant/backend it does not apply and why. Programs are declared once, in tests/programs.cmake:
+# docs/test-programs.md; read by tests/harness/check_run.cpp) that says what each case must print and exit with, and which
+# capabilities of the target and backend it needs and why. Programs are declared once, in tests/programs.cmake:
 #
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
@@ -40,7 +40,9 @@
 # A case that does not apply is a skipped ctest case named ...<case>[needs:<requirement>], one
 # held back by a known bug ...<case>[known-bug:<requirement>] (skipped while the bug is there,
 # failing once it is gone); the output says why. <variant> is the target's display label
-# (`resolve --json`), which the case files' patterns match.
+# (`resolve --json`); whether a case applies is decided by the backend's capabilities
+# (effective.capabilities of `resolve --json`, LLGO_WASM_BACKEND_<cid>_CAPABILITIES), which the
+# case files' requirements name.
 include_guard(GLOBAL)
 
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -140,7 +142,12 @@ function(llgo_add_test_program_cases name ctx)
   set(variant ${LLGO_WASM_TARGET_VARIANT})
   string(REPLACE "-" "_" cid "${ctx}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${case_file}")
-  _llgo_list_program_cases(listing "${name}" "${case_file}" ${variant} ${ctx})
+  set(capabilities "${LLGO_WASM_BACKEND_${cid}_CAPABILITIES}")
+  if(NOT capabilities)
+    message(FATAL_ERROR "llgo_add_test_program_cases(${name} ${ctx}): no LLGO_WASM_BACKEND_${cid}_CAPABILITIES (fixtures.cmake)")
+  endif()
+  string(REPLACE ";" "," capabilities "${capabilities}")
+  _llgo_list_program_cases(listing "${name}" "${case_file}" ${capabilities})
   get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
   get_property(sampled_cases GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES)
   set(listed "")
@@ -168,7 +175,7 @@ function(llgo_add_test_program_cases name ctx)
     endif()
     # Which cases apply under this engine (what its runner provides).
     set(provides "${LLGO_WASM_ENGINE_${engine}_PROVIDES}")
-    _llgo_list_program_cases(engine_listing "${name}" "${case_file}" ${variant} ${ctx} ${provides})
+    _llgo_list_program_cases(engine_listing "${name}" "${case_file}" ${capabilities} ${provides})
     set(provides_options "")
     foreach(feature IN LISTS provides)
       list(APPEND provides_options --engine-provides ${feature})
@@ -224,7 +231,7 @@ function(llgo_add_test_program_cases name ctx)
       endif()
       llgo_wasm_tier_labels(tier_labels ${tier} ${timing_option})
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} ${provides_options} --timeout 120 --program "$<TARGET_FILE:${program}>"
+               --where ${variant}/${ctx} --capabilities ${capabilities} ${provides_options} --timeout 120 --program "$<TARGET_FILE:${program}>"
                ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
       set_tests_properties(${test} PROPERTIES LABELS "${labels};${tier_labels}")
       if(timing_option)
@@ -239,11 +246,11 @@ function(llgo_add_test_program_cases name ctx)
   endforeach()
 endfunction()
 
-# The lines of `check_run --list-cases` for program <name> on <variant>/<ctx> under an engine that
-# provides ARGN, as a list.
-function(_llgo_list_program_cases out name case_file variant ctx)
+# The lines of `check_run --list-cases` for program <name> with <capabilities> (comma-separated:
+# the backend's effective.capabilities) under an engine that provides ARGN, as a list.
+function(_llgo_list_program_cases out name case_file capabilities)
   execute_process(
-    COMMAND "${LLGO_WASM_CHECK_RUN}" --list-cases "${case_file}" ${variant} ${ctx} ${ARGN}
+    COMMAND "${LLGO_WASM_CHECK_RUN}" --list-cases "${case_file}" ${capabilities} ${ARGN}
     OUTPUT_VARIABLE listing ERROR_VARIABLE error RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "test program ${name}: ${error}")

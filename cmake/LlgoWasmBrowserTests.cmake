@@ -74,7 +74,7 @@ function(llgo_wasm_share_one_browser)
 endfunction()
 
 # The WASI host calls the fixtures do not make, on every engine of a WASI target.
-if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" AND NOT LLGO_WASM_DEMO_ONLY)
+if("wasi" IN_LIST LLGO_WASM_TARGET_CAPABILITIES AND NOT LLGO_WASM_DEMO_ONLY)
   llgo_wasm_add_program(wasi_host SOURCES "${ROOT}/tests/browser/fixtures/wasi_host.c")
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     llgo_wasm_program_for(_program wasi_host ${_engine})

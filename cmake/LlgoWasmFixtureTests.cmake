@@ -71,7 +71,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     # the shared stack: the target's default-stack-size (stack_size.c)
     set(_largest ${LLGO_WASM_TARGET_DEFAULT_STACK_SIZE})
   endif()
-  if(_ctx STREQUAL "pthread")
+  if("threaded" IN_LIST LLGO_WASM_BACKEND_${_cid}_CAPABILITIES)
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (causal order, threaded)")
   else()
     set(_order "goroutines: park/ready, gosched/ready, panic/recover, goexit ok (exact FIFO order)")
@@ -189,7 +189,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
       ENV LLGO_WASM_SCHEDULER_HUGE_STACK=1
       STDERR "fatal error: llgo_go_stack: a ${_size_max}-byte stack is more than a goroutine can have here (at most ${_largest} bytes)")
-    if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND NOT _ctx STREQUAL "pthread")
+    if(NOT LLGO_WASM_TARGET_ASYNCIFY STREQUAL "none" AND "single-worker" IN_LIST LLGO_WASM_BACKEND_${_cid}_CAPABILITIES)
       # A separate stack's save space is as large as its stack (8 KiB here), so a deep enough
       # suspended call chain overflows it and is reported, never a trap. A shared stack's save
       # space is the whole shared stack (default-stack-size): no smaller limit than the stack.

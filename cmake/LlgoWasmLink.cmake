@@ -93,7 +93,7 @@ endfunction()
 # thereby test).
 function(llgo_wasm_link_target_program target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET_NAME;CONTEXT;STACKS;DRIVER;STACK_SIZE" "LINK_OPTIONS")
-  if(LLGO_WASM_TARGET_TRIPLE MATCHES "-wasi" OR LLGO_WASM_TARGET_ASYNCIFY STREQUAL "emscripten")
+  if("driver-links" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
     target_link_options(${target} PRIVATE ${arg_LINK_OPTIONS})
     set(driver_args "")
     if(arg_STACKS)

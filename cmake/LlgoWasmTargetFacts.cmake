@@ -11,7 +11,8 @@
 #         LLGO_WASM_TARGET_VARIANT     its variant: a display label for test names and messages
 #         LLGO_WASM_TARGET_TRIPLE, LLGO_WASM_TARGET_ASYNCIFY, LLGO_WASM_TARGET_THREADS,
 #         LLGO_WASM_TARGET_STACK_SWITCHING, LLGO_WASM_TARGET_MAX_GOROUTINES (0: no cap),
-#         LLGO_WASM_TARGET_CONTEXT     the chosen context backend
+#         LLGO_WASM_TARGET_CONTEXT     the chosen context backend (a name to pass on: what it does
+#                                      is in LLGO_WASM_TARGET_CAPABILITIES)
 #         LLGO_WASM_TARGET_CONTEXTS    every supported context backend
 #         LLGO_WASM_TARGET_STACKS      the chosen stack mode (shared, separate)
 #         LLGO_WASM_TARGET_STACK_MODES every stack mode the chosen context can run here
@@ -20,6 +21,13 @@
 #         LLGO_WASM_TARGET_SEPARATE_STACK_SIZE  each goroutine's own stack with separate stacks and
 #                                      threads (the runtime's LLGO_SEPARATE_STACK_SIZE)
 #         LLGO_WASM_TARGET_DATA_MODEL  "pointer;long;ssize_t" sizes
+#         LLGO_WASM_TARGET_CAPABILITIES  the named capabilities that hold with the chosen context and
+#                                      stack mode (effective.capabilities: single-worker or threaded,
+#                                      shared-stacks or separate-stacks, asyncify-switch, event-loop,
+#                                      javascript, wasm, wasi, driver-links; the vocabulary is
+#                                      driver/vocabulary/include/llgo_wasm/target_capabilities.hpp).
+#                                      Decide with `IN_LIST` on these, never on a backend's or
+#                                      variant's name.
 #         LLGO_WASM_TARGET_CFLAGS, LLGO_WASM_TARGET_LDFLAGS   the effective flags as options
 #         LLGO_WASM_TARGET_EXTENSION   the default output extension
 #         LLGO_WASM_TARGET_ENGINES     the engines that are here (`llgo-wasm run --list-engines`),
@@ -155,6 +163,7 @@ macro(llgo_wasm_read_target target)
     string(JSON _rt_value GET "${LLGO_WASM_TARGET_JSON}" data-model ${_rt_size})
     list(APPEND LLGO_WASM_TARGET_DATA_MODEL ${_rt_value})
   endforeach()
+  llgo_wasm_json_list(LLGO_WASM_TARGET_CAPABILITIES "${LLGO_WASM_TARGET_JSON}" effective capabilities)
   llgo_wasm_json_flags(LLGO_WASM_TARGET_CFLAGS "${LLGO_WASM_TARGET_JSON}" effective cflags)
   llgo_wasm_json_flags(LLGO_WASM_TARGET_LDFLAGS "${LLGO_WASM_TARGET_JSON}" effective ldflags)
   string(JSON LLGO_WASM_TARGET_EXTENSION GET "${LLGO_WASM_TARGET_JSON}" output default-extension)

@@ -34,8 +34,10 @@
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
 # Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, and for each id
-# LLGO_WASM_BACKEND_<id>_CONTEXT and LLGO_WASM_BACKEND_<id>_STACKS; LLGO_WASM_SWITCH_PATH_BACKENDS:
-# the raw post-link Asyncify backends whose switch path is checked (switch_path_objects_<id>).
+# LLGO_WASM_BACKEND_<id>_CONTEXT, LLGO_WASM_BACKEND_<id>_STACKS and LLGO_WASM_BACKEND_<id>_CAPABILITIES
+# (what the backend does: LLGO_WASM_TARGET_CAPABILITIES, LlgoWasmTargetFacts.cmake);
+# LLGO_WASM_SWITCH_PATH_BACKENDS: the raw post-link Asyncify backends whose switch path is checked
+# (switch_path_objects_<id>).
 
 include(LlgoTestPrograms)
 include(LlgoWasmSharedObjects)
@@ -120,7 +122,7 @@ function(llgo_wasm_add_program name)
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
       CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" STACK_SIZE "${arg_STACK_SIZE}"
       LINK_OPTIONS ${arg_OPTIONS})
-    if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+    if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       list(APPEND _linked ${_exe})
     endif()
   endforeach()
@@ -162,18 +164,19 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
       list(APPEND _llgo_installable "${_ctx}|$<TARGET_FILE:llgo_runtime_${_cid}>|${_context_archive}")
     endif()
     llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx} STACKS ${_mode})
+    set(LLGO_WASM_BACKEND_${_cid}_CAPABILITIES "${LLGO_WASM_TARGET_CAPABILITIES}")
 
     list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
     list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
     list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
     set(_defs LLGO_FIXTURE_PTR=${_ptr} LLGO_FIXTURE_LONG=${_long} LLGO_FIXTURE_SSIZE=${_ssize})
-    if(LLGO_WASM_TARGET_THREADS AND _ctx STREQUAL "pthread")
+    if("threaded" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       list(APPEND _defs LLGO_FIXTURE_THREADED=1)
-      if(LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+      if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
         # one thread (a Worker in Node) per goroutine: 10,000 parked would be 10,000 Workers
         list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=64)
       endif()
-    elseif(_mode STREQUAL "shared" AND LLGO_WASM_TARGET_TRIPLE MATCHES "^wasm")
+    elseif("shared-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES AND "wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       # a parked goroutine keeps only the stack it used: a million fit in linear memory
       list(APPEND _defs LLGO_FIXTURE_PARKED_COUNT=1000000)
     endif()
@@ -188,7 +191,7 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
       continue()
     endif()
     llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
-    if(NOT _ctx STREQUAL "pthread")
+    if("single-worker" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
       # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
       llgo_wasm_full_tier_extensions(_full_tier_extensions)
@@ -209,7 +212,7 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
       # pipeline (SjLj legacy EH -> Asyncify -> exnref) must hold for each. (Upstream LLGo hits an
       # LLVM 19 crash with full LTO in Go's runtime.printany; this C runtime does not, so full LTO is
       # an ordinary case here.)
-      if(_ctx STREQUAL "asyncify")
+      if("asyncify-switch" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
         # The blocking test program's objects (channels, select, sync, timers: every switch
         # point), which tests/harness/check_switch_path.py links itself (LlgoWasmFixtureTests.cmake):
         # what the raw backend's switch path costs after the link.

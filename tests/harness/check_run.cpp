@@ -9,18 +9,20 @@
 //             [--program FILE] -- COMMAND ARGS...
 //       the exit status must be N, and each --stdout-line/--stderr-line must appear, in the
 //       given order, among the output's lines.
-//   check_run --case-file FILE.json --case NAME [--where VARIANT/BACKEND] [--engine-provides F]...
-//             [--go-trace] ... -- COMMAND
+//   check_run --case-file FILE.json --case NAME [--capabilities C,C,...] [--where LABEL]
+//             [--engine-provides F]... [--go-trace] ... -- COMMAND
 //       one case of a test program (tests/harness/test_program.h): the exit status and the exact
 //       stdout and stderr its case file gives, with the stdin and environment it gives. A case
-//       that does not apply to VARIANT/BACKEND, or needs what the engine does not provide (F: the
-//       engine's "provides" in its descriptor), is not run: its reason is printed and the status
+//       whose requirements do not hold with the capabilities C (those of the resolved target, its
+//       context backend and stack mode: `llgo-wasm resolve --json`, effective.capabilities), or
+//       that needs what the engine does not provide (F: the engine's "provides" in its
+//       descriptor), is not run: its reason (with LABEL, a display label) is printed and the status
 //       is 77 (ctest's SKIP_RETURN_CODE); one held back by a known bug runs, and is 77 while it
 //       fails, 1 once it passes. --go-trace compares stderr only up to Go's goroutine trace line
 //       (check_go_reference.py: Go's own build of the case's program).
 //   check_run --exit 0 --stdout-names FILE.json -- PROGRAM --list
 //       stdout's lines must be the case file's case names.
-//   check_run --list-cases FILE.json VARIANT BACKEND [ENGINE-PROVIDES...]
+//   check_run --list-cases FILE.json CAPABILITIES [ENGINE-PROVIDES...]
 //       one line per case, for CMake: "<case> <run|needs|known-bug> <requirement|-> <default|full>
 //       <timing|->".
 //   check_run --validate FILE.json
@@ -35,9 +37,9 @@
 #include <nlohmann/json.hpp>
 
 #include "llgo_wasm/target.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
 
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -71,6 +73,29 @@ struct CaseFileError {
 };
 
 // ---- the case file ---------------------------------------------------------------------------
+
+// The capability vocabulary (llgo_wasm/target_capabilities.hpp), for messages.
+std::string known_capabilities() {
+  std::string known;
+  for (const auto &capability : llgo_wasm::target_capability_vocabulary())
+    known += (known.empty() ? "" : ", ") + std::string(capability.name);
+  return known;
+}
+
+// "a,b,c" as a set; an empty string is the empty set. Every name must be a capability.
+std::optional<std::set<std::string>> parse_capabilities(const std::string &list, std::string &error) {
+  std::set<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    if (name.empty()) continue;
+    if (!llgo_wasm::is_target_capability(name)) {
+      error = "unknown capability '" + name + "'; known: " + known_capabilities();
+      return std::nullopt;
+    }
+    names.insert(name);
+  }
+  return names;
+}
 
 const std::set<std::string> kCaseFields = {"exit",  "stdout", "stderr", "stderr_has", "requires",
                                            "about", "stdin",  "env",    "tier",       "timing"};
@@ -120,18 +145,30 @@ CaseFile load_case_file(const std::string &path) {
   const json requirements = file.data.value("requirements", json::object());
   if (!requirements.is_object()) case_error(path, "\"requirements\" must be an object");
   for (const auto &[name, rule] : requirements.items()) {
-    const int kinds = rule.is_object() ? int(rule.contains("only")) + int(rule.contains("unless")) + int(rule.contains("engine_provides")) : 0;
+    if (rule.is_object() && (rule.contains("only") || rule.contains("unless")))
+      case_error(path, "requirement '" + name + "': \"only\" and \"unless\" (variant and backend patterns) are gone: "
+                       "say which capabilities it needs (\"capabilities\": [\"single-worker\", \"!event-loop\"]; known: " +
+                       known_capabilities() + ")");
+    const int kinds = rule.is_object() ? int(rule.contains("capabilities")) + int(rule.contains("engine_provides")) : 0;
     if (kinds != 1 || !rule.contains("why"))
-      case_error(path, "requirement '" + name + "' needs \"why\" and exactly one of \"only\", \"unless\" and \"engine_provides\"");
+      case_error(path, "requirement '" + name + "' needs \"why\" and exactly one of \"capabilities\" and \"engine_provides\"");
     if (rule.contains("engine_provides")) {
       if (!rule["engine_provides"].is_string())
         case_error(path, "requirement '" + name + "': \"engine_provides\" names one thing an engine provides (a string)");
       continue;
     }
-    const json &patterns = rule.contains("only") ? rule["only"] : rule["unless"];
-    if (!patterns.is_array()) case_error(path, "requirement '" + name + "': its patterns must be a list");
-    for (const json &pattern : patterns)
-      if (!pattern.is_string()) case_error(path, "requirement '" + name + "': every pattern must be a string");
+    // Every capability listed must hold ("!name": must not hold).
+    const json &capabilities = rule["capabilities"];
+    if (!capabilities.is_array() || capabilities.empty())
+      case_error(path, "requirement '" + name + "': \"capabilities\" must be a non-empty list");
+    for (const json &capability : capabilities) {
+      if (!capability.is_string()) case_error(path, "requirement '" + name + "': every capability must be a string");
+      std::string bare = capability.get<std::string>();
+      if (!bare.empty() && bare[0] == '!') bare.erase(0, 1);
+      if (!llgo_wasm::is_target_capability(bare))
+        case_error(path, "requirement '" + name + "': unknown capability '" + capability.get<std::string>() +
+                             "'; known: " + known_capabilities() + " (each may be negated with '!')");
+    }
   }
   auto cases = file.data.find("cases");
   if (cases == file.data.end() || !cases->is_object() || cases->empty()) case_error(path, "no \"cases\" object");
@@ -201,11 +238,10 @@ std::optional<CaseFile> read_case_file(const std::string &path, std::FILE *out, 
   }
 }
 
-// The first requirement of the case that does not hold on variant/backend under an engine that
+// The first requirement of the case that does not hold with `capabilities` under an engine that
 // provides `provides`, or "".
-std::string unmet_requirement(const CaseFile &file, const std::string &name, const std::string &variant,
-                              const std::string &backend, const std::set<std::string> &provides) {
-  const std::string where = variant + "/" + backend;
+std::string unmet_requirement(const CaseFile &file, const std::string &name, const std::set<std::string> &capabilities,
+                              const std::set<std::string> &provides) {
   const json &c = file.cases().at(name);
   if (!c.contains("requires")) return "";
   for (const json &r : c["requires"]) {
@@ -215,11 +251,12 @@ std::string unmet_requirement(const CaseFile &file, const std::string &name, con
       if (!provides.count(rule["engine_provides"].get<std::string>())) return requirement;
       continue;
     }
-    const bool only = rule.contains("only");
-    bool matches = false;
-    for (const json &pattern : only ? rule["only"] : rule["unless"])
-      if (fnmatch(pattern.get<std::string>().c_str(), where.c_str(), 0) == 0) matches = true;
-    if (matches != only) return requirement;
+    for (const json &capability : rule["capabilities"]) {
+      std::string bare = capability.get<std::string>();
+      const bool negated = bare[0] == '!';
+      if (negated) bare.erase(0, 1);
+      if (capabilities.count(bare) == negated) return requirement;
+    }
   }
   return "";
 }
@@ -498,6 +535,7 @@ int usage(const char *message) {
 struct Options {
   std::optional<int> exit_status;
   std::string case_file, case_name, where, stdout_names, program;
+  std::optional<std::string> capabilities;
   bool go_trace = false;
   std::vector<std::string> stdout_lines, stderr_lines;
   std::set<std::string> engine_provides;
@@ -506,13 +544,18 @@ struct Options {
   std::vector<std::string> command;
 };
 
-int list_cases(const std::string &path, const std::string &variant, const std::string &backend,
-               const std::set<std::string> &provides) {
+int list_cases(const std::string &path, const std::string &capability_list, const std::set<std::string> &provides) {
+  std::string error;
+  const std::optional<std::set<std::string>> capabilities = parse_capabilities(capability_list, error);
+  if (!capabilities) {
+    std::fprintf(stderr, "check_run --list-cases %s: %s\n", path.c_str(), error.c_str());
+    return 2;
+  }
   std::optional<CaseFile> read = read_case_file(path, stderr, "");
   if (!read) return 1;
   const CaseFile &file = *read;
   for (const auto &[name, c] : file.cases().items()) {
-    std::string requirement = unmet_requirement(file, name, variant, backend, provides);
+    std::string requirement = unmet_requirement(file, name, *capabilities, provides);
     std::string kind = "run";
     if (!requirement.empty())
       kind = file.data["requirements"][requirement].value("known_bug", false) ? "known-bug" : "needs";
@@ -528,8 +571,8 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "--list-cases") {
-    if (args.size() < 4) return usage("--list-cases FILE.json VARIANT BACKEND [ENGINE-PROVIDES...]");
-    return list_cases(args[1], args[2], args[3], std::set<std::string>(args.begin() + 4, args.end()));
+    if (args.size() < 3) return usage("--list-cases FILE.json CAPABILITIES [ENGINE-PROVIDES...]");
+    return list_cases(args[1], args[2], std::set<std::string>(args.begin() + 3, args.end()));
   }
   if (!args.empty() && args[0] == "--validate") {
     if (args.size() != 2) return usage("--validate FILE.json");
@@ -561,7 +604,7 @@ int main(int argc, char **argv) {
       continue;
     }
     static const std::set<std::string> valued = {"--exit",        "--case-file",   "--case",  "--where",
-                                                  "--stdout-names", "--stdout-line", "--stderr-line",
+                                                  "--capabilities", "--stdout-names", "--stdout-line", "--stderr-line",
                                                   "--env",         "--timeout",     "--program",
                                                   "--engine-provides"};
     if (!valued.count(name)) return usage(("unknown option " + a).c_str());
@@ -575,6 +618,7 @@ int main(int argc, char **argv) {
     if (name == "--case-file") o.case_file = value;
     else if (name == "--case") o.case_name = value;
     else if (name == "--where") o.where = value;
+    else if (name == "--capabilities") o.capabilities = value;
     else if (name == "--stdout-names") o.stdout_names = value;
     else if (name == "--stdout-line") o.stdout_lines.push_back(value);
     else if (name == "--stderr-line") o.stderr_lines.push_back(value);
@@ -599,12 +643,11 @@ int main(int argc, char **argv) {
       std::printf("FAIL: %s has no case '%s'\n", o.case_file.c_str(), o.case_name.c_str());
       return 1;
     }
-    if (!o.where.empty()) {
-      auto slash = o.where.find('/');
-      if (slash == std::string::npos || o.where.find('/', slash + 1) != std::string::npos)
-        return usage("--where VARIANT/BACKEND");
-      std::string requirement =
-          unmet_requirement(file, o.case_name, o.where.substr(0, slash), o.where.substr(slash + 1), o.engine_provides);
+    if (o.capabilities) {
+      std::string error;
+      const std::optional<std::set<std::string>> capabilities = parse_capabilities(*o.capabilities, error);
+      if (!capabilities) return usage(("--capabilities: " + error).c_str());
+      std::string requirement = unmet_requirement(file, o.case_name, *capabilities, o.engine_provides);
       if (!requirement.empty()) {
         const json &rule = file.data["requirements"][requirement];
         std::string why = "needs " + requirement + ": " + rule["why"].get<std::string>();

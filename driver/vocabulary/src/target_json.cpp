@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llgo_wasm/error.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -479,6 +480,8 @@ const std::vector<Field<ResolvedRecords, ResolvedView>>& record_fields() {
             .write = [](const auto& v, auto& j, auto key) { j[key] = v.effective.cflags; }},
            {.key = "ldflags", .kind = FieldKind::StringList, .merge = MergeRule::Record,
             .write = [](const auto& v, auto& j, auto key) { j[key] = v.effective.ldflags; }},
+           {.key = "capabilities", .kind = FieldKind::StringList, .merge = MergeRule::Record,
+            .write = [](const auto& v, auto& j, auto key) { j[key] = target_capabilities(v.target.spec); }},
        }},
       {.key = "output-file", .kind = FieldKind::Object, .merge = MergeRule::Record, .members = {
            {.key = "path", .kind = FieldKind::String, .merge = MergeRule::Record},

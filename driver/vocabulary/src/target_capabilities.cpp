@@ -1,0 +1,56 @@
+// The named capabilities of a resolved target (target_capabilities.hpp).
+#include "llgo_wasm/target_capabilities.hpp"
+
+#include <algorithm>
+
+namespace llgo_wasm {
+namespace {
+
+// The context backends that run each goroutine on a thread of its own (1:1), and the one that
+// switches by the runtime's own Asyncify unwind and rewind. Every other backend runs goroutines
+// one at a time on one worker. targets/schema.json lists the backends; these are the only traits
+// of a backend the build and the tests need beyond what the schema says (its needs and its stack
+// modes).
+bool threaded(const TargetSpec& spec) { return spec.capabilities.context == "pthread"; }
+bool asyncify_switch(const TargetSpec& spec) { return spec.capabilities.context == "asyncify"; }
+
+}  // namespace
+
+const std::vector<TargetCapability>& target_capability_vocabulary() {
+  static const std::vector<TargetCapability> kVocabulary = {
+      {"single-worker", "one worker runs every goroutine, one at a time, switching only when one blocks or yields",
+       [](const TargetSpec& spec) { return !threaded(spec); }},
+      {"threaded", "every goroutine is a thread of its own, running in parallel", threaded},
+      {"shared-stacks", "goroutines run on one shared stack and keep a copy of what they used while parked",
+       [](const TargetSpec& spec) { return spec.capabilities.stacks == StackMode::Shared; }},
+      {"separate-stacks", "each goroutine (or thread) has a stack of its own",
+       [](const TargetSpec& spec) { return spec.capabilities.stacks == StackMode::Separate; }},
+      {"asyncify-switch", "the context switches by the runtime's own Asyncify unwind and rewind", asyncify_switch},
+      {"event-loop", "an idle worker returns to the host's event loop, which re-enters the program",
+       [](const TargetSpec& spec) { return triple_is_emscripten(spec.triple); }},
+      {"javascript", "the program runs in a JavaScript host (Promises, callbacks)",
+       [](const TargetSpec& spec) { return triple_is_emscripten(spec.triple); }},
+      {"wasm", "the program is a WebAssembly module", [](const TargetSpec& spec) { return triple_is_wasm(spec.triple); }},
+      {"wasi", "the program is a WASI module", [](const TargetSpec& spec) { return triple_is_wasi(spec.triple); }},
+      {"driver-links", "`llgo-wasm link` links the target's executables (WASI modules; programs whose Asyncify emcc runs)",
+       [](const TargetSpec& spec) {
+         return triple_is_wasi(spec.triple) || spec.capabilities.asyncify == AsyncifyMode::Emscripten;
+       }},
+  };
+  return kVocabulary;
+}
+
+std::vector<std::string> target_capabilities(const TargetSpec& spec) {
+  std::vector<std::string> names;
+  for (const TargetCapability& capability : target_capability_vocabulary())
+    if (capability.holds(spec)) names.emplace_back(capability.name);
+  return names;
+}
+
+bool is_target_capability(std::string_view name) {
+  const auto& vocabulary = target_capability_vocabulary();
+  return std::any_of(vocabulary.begin(), vocabulary.end(),
+                     [&](const TargetCapability& capability) { return capability.name == name; });
+}
+
+}  // namespace llgo_wasm

@@ -1,0 +1,65 @@
+// The named capabilities of a resolved target (target_capabilities.hpp): what CMake and the test
+// case files ask instead of comparing variant or backend names.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "llgo_wasm/resolve.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
+
+namespace llgo_wasm {
+namespace {
+
+ResolvedTarget resolve(const std::string& target, const std::string& context = "") {
+  Query query;
+  query.target = target;
+  if (!context.empty()) query.context = context;
+  return resolve_target(builtin_descriptors(), query);
+}
+
+bool holds(const std::vector<std::string>& capabilities, const char* name) {
+  return std::find(capabilities.begin(), capabilities.end(), name) != capabilities.end();
+}
+
+// Every built-in target with every context it supports: each pair of opposites has exactly one
+// member, every name is in the vocabulary, and resolve --json lists them.
+TEST(TargetCapabilities, EveryTargetAndContextHasOneOfEachPair) {
+  for (const std::string& name : builtin_descriptors().names()) {
+    for (const ContextBackend& context : resolve(name).spec.capabilities.supported_contexts) {
+      SCOPED_TRACE(name + " / " + context);
+      const ResolvedTarget target = resolve(name, context);
+      const std::vector<std::string> capabilities = target_capabilities(target.spec);
+      EXPECT_NE(holds(capabilities, "single-worker"), holds(capabilities, "threaded"));
+      EXPECT_NE(holds(capabilities, "shared-stacks"), holds(capabilities, "separate-stacks"));
+      for (const std::string& capability : capabilities) EXPECT_TRUE(is_target_capability(capability));
+      EXPECT_EQ(target_to_json(target)["effective"]["capabilities"], nlohmann::json(capabilities));
+    }
+  }
+}
+
+// What the build and the case files rely on, per target family.
+TEST(TargetCapabilities, WhatEachFamilyHas) {
+  const auto p1 = target_capabilities(resolve("wasip1").spec);
+  for (const char* name : {"single-worker", "shared-stacks", "asyncify-switch", "wasm", "wasi", "driver-links"})
+    EXPECT_TRUE(holds(p1, name)) << name;
+  EXPECT_FALSE(holds(p1, "event-loop"));
+  const auto p1t = target_capabilities(resolve("wasip1-threads").spec);
+  EXPECT_TRUE(holds(p1t, "threaded"));
+  EXPECT_TRUE(holds(p1t, "driver-links"));
+  const auto fiber = target_capabilities(resolve("wasm").spec);
+  for (const char* name : {"single-worker", "separate-stacks", "event-loop", "javascript", "wasm", "driver-links"})
+    EXPECT_TRUE(holds(fiber, name)) << name;
+  EXPECT_FALSE(holds(fiber, "asyncify-switch"));
+  EXPECT_FALSE(holds(fiber, "wasi"));
+  const auto host = target_capabilities(resolve("host").spec);
+  EXPECT_TRUE(holds(host, "threaded"));
+  EXPECT_FALSE(holds(host, "wasm"));
+  EXPECT_FALSE(holds(host, "driver-links"));
+  EXPECT_TRUE(holds(target_capabilities(resolve("host", "ucontext").spec), "single-worker"));
+  EXPECT_FALSE(is_target_capability("pthread"));
+}
+
+}  // namespace
+}  // namespace llgo_wasm
