@@ -14,7 +14,7 @@ toolchain file the parent's preset uses (CMakePresets.json). Then:
   - its runtime is built and its programs run: it builds one backend's runtime and the
     `scenarios` test program, and runs that program's cases on the target's primary engine.
 
-Usage: check_inherited_target.py --parent NAME --variant LABEL --driver LLGO-WASM
+Usage: check_inherited_target.py --parent NAME [--variant LABEL] --driver LLGO-WASM
            --check-run CHECK_RUN --root CHECKOUT --work DIR [--toolchain-dir DIR]
 """
 import argparse
@@ -54,8 +54,10 @@ def test_names(build):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for option in ("--parent", "--variant", "--driver", "--check-run", "--work"):
+    for option in ("--parent", "--driver", "--check-run", "--work"):
         parser.add_argument(option, required=True)
+    parser.add_argument("--variant", default="", help="the new target's label (default: the label of a "
+                        "built-in target of the other family: an Emscripten one for a WASI parent, and the reverse)")
     parser.add_argument("--root", required=True, type=Path)
     parser.add_argument("--toolchain-dir", default="")
     args = parser.parse_args()
@@ -74,10 +76,21 @@ def main():
     # The new target: a descriptor in a folder of its own, inheriting the built-in by name.
     name = f"{args.parent}-inherited"
     descriptor = work / "descriptors" / f"{name}.json"
+    parent = json.loads(run([args.driver, "resolve", "--json", "--target", args.parent]))
+    if not args.variant:
+        # A label the case files' old name patterns treated differently from the parent's.
+        family = "javascript" if "wasi" in parent["effective"]["capabilities"] else "wasi"
+        for target in json.loads(run([args.driver, "targets", "--json"])):
+            other = json.loads(run([args.driver, "resolve", "--json", "--target", target["name"]]))
+            if family in other["effective"]["capabilities"] and other["variant"] != parent["variant"]:
+                args.variant = other["variant"]
+                break
+        else:
+            print(f"FAIL: no built-in target of the {family} family to borrow a label from")
+            return 1
     descriptor.write_text(json.dumps({"name": name, "inherits": args.parent, "variant": args.variant,
                                       "//": "a new target made of an existing one, outside the checkout"}, indent=2))
     resolved = json.loads(run([args.driver, "resolve", "--json", "--target", descriptor]))
-    parent = json.loads(run([args.driver, "resolve", "--json", "--target", args.parent]))
     if parent["variant"] == args.variant:
         print(f"FAIL: --variant {args.variant} is {args.parent}'s own label: give another one")
         return 1
