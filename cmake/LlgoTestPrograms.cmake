@@ -9,7 +9,9 @@
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
 #                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...] [OPTIONS <compile and link options>...]
-#                     [STACK_SIZE <bytes>])
+#                     [STACK_SIZE <bytes>] [LIBRARIES <CMake targets>...])
+#
+# LIBRARIES: targets of the target build the program also links (llgo_bdwgc: the collector).
 #
 # STACK_SIZE: the program's own goroutine stack size, given at its link (`llgo-wasm link
 # --stack-size`; natively a generated definition of llgo_stack_size): docs/runtime.md, Stacks.
@@ -49,7 +51,7 @@ get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." AB
 
 function(llgo_test_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE;STACK_SIZE"
-                        "SOURCES;SAMPLED_ENGINE_CASES;OPTIONS")
+                        "SOURCES;SAMPLED_ENGINE_CASES;OPTIONS;LIBRARIES")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
   endif()
@@ -64,6 +66,7 @@ function(llgo_test_program name)
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES "${arg_SAMPLED_ENGINE_CASES}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS "${arg_OPTIONS}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_STACK_SIZE "${arg_STACK_SIZE}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_LIBRARIES "${arg_LIBRARIES}")
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -118,6 +121,10 @@ function(llgo_wasm_add_test_programs cid)
     get_property(stack_size GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_STACK_SIZE)
     if(stack_size)
       list(APPEND options_option STACK_SIZE ${stack_size})
+    endif()
+    get_property(libraries GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_LIBRARIES)
+    if(libraries)
+      list(APPEND options_option LIBRARIES ${libraries})
     endif()
     llgo_wasm_add_program(${name}_${cid} SOURCES ${sources} RUNTIME ${arg_RUNTIME}
                           INCLUDES "${LLGO_TEST_PROGRAMS_ROOT}/tests/harness" ${extension_option} ${options_option}

@@ -42,3 +42,12 @@ llgo_test_program(host_events
   # loop never runs empty, docs/browser.md)
   SAMPLED_ENGINE_CASES promise-wakes-only-its-waiter wake-before-end js-callback-starts-goroutine
                        event-loop-runs-while-sleeping)
+# bdwgc behind the collector interface, where the target build has it (cmake/LlgoWasmBdwgc.cmake;
+# a target without it gets the skipped test gc_bdwgc.<variant>.unavailable saying why).
+if(TARGET llgo_bdwgc)
+  llgo_test_program(gc_bdwgc
+    SOURCES tests/gc_bdwgc/gc_bdwgc.c runtime/src/gc_bdwgc.c
+    CASES tests/gc_bdwgc/cases.json
+    DEFAULT_EXTENSION_ONLY
+    LIBRARIES llgo_bdwgc)
+endif()

@@ -18,6 +18,9 @@
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)
+#   bdwgc           the Boehm-Demers-Weiser collector's source, Debian's libgc source package
+#                   (bookworm's 8.2.2, no Debian patches), unpacked into PREFIX/bdwgc/src; each target
+#                   build compiles it (cmake/LlgoWasmBdwgc.cmake, docs/gc-bdwgc.md)
 #   wasmedge        WasmEdge 0.14.1, the standalone WASI engine of the P1 tests and `llgo-wasm run`:
 #                   trixie's binary packages with the libraries they link (glibc, libstdc++,
 #                   libLLVM 19, spdlog, fmt, zstd), private like Binaryen 120; PREFIX/bin/wasmedge
@@ -51,6 +54,10 @@ TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 12
 TRIXIE_LIBSTDCXX_VERSION=14.2.0-19
 WASMEDGE_VERSION=0.14.1+dfsg-3.1                     # trixie: wasmedge + libwasmedge0, run privately
 WASMEDGE_LIBS=("libllvm19=1:19.1.7-3+b1" "libspdlog1.15=1:1.15.2+ds-2" "libfmt10=10.1.1+ds1-4" "libzstd1=1.5.7+dfsg-1")
+# bdwgc: bookworm's libgc, the release whose libgc-dev LLGo links natively here (trixie's 8.2.8
+# orig tarball is not on the mirror); its .dsc is checked by apt, the tarball again by this sum.
+BDWGC_VERSION=1:8.2.2-3
+BDWGC_ORIG_SHA256=f30107bcb062e0920a790ffffa56d9512348546859364c23a14be264b38836a0
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 JOBS=${JOBS:-$(nproc)}
 SMOKE=${SMOKE:-1}
@@ -89,7 +96,7 @@ run_step() {
 # What a step usually takes the first time (2-core machine, measured), printed when it starts.
 declare -A STEP_ESTIMATE=(
   [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
-  [wasi-sysroot]="2 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
+  [wasi-sysroot]="2 s" [bdwgc]="3 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
   [emscripten]="20 s" [binaryen-120]="5 s" [wasmedge]="10 s: a 32 MB download"
   [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
 )
@@ -147,7 +154,8 @@ step_host() {
 HOST_STAMP=$(sha256sum "$HERE/debian-packages.txt" | cut -c1-16)
 
 step_apt_lists() {
-  printf 'deb %s trixie main\ndeb-src %s trixie main\n' "$MIRROR" "$MIRROR" > "$B/apt/sources.list"
+  # bookworm's sources too: the bdwgc step takes libgc's from there
+  printf 'deb %s trixie main\ndeb-src %s trixie main\ndeb-src %s bookworm main\n' "$MIRROR" "$MIRROR" "$MIRROR" > "$B/apt/sources.list"
   trixie_apt update
   echo "version: trixie lists $(date -u +%F)"
 }
@@ -171,6 +179,20 @@ step_wasi_sysroot() {
     ln -s "$rt/lib/wasi/libclang_rt.builtins-wasm32.a" "$res/lib/$t/libclang_rt.builtins-wasm32.a"
   done
   echo "version: wasi-libc $WASI_LIBC_VERSION"
+}
+
+step_bdwgc() {
+  local d=$PREFIX/bdwgc dl=$B/dl-bdwgc tarball
+  rm -rf "$d" "$dl"; mkdir -p "$d/src" "$dl"
+  (cd "$dl" && trixie_apt source --download-only "libgc=$BDWGC_VERSION")
+  tarball=$(ls "$dl"/libgc_*.orig.tar.*)
+  echo "$BDWGC_ORIG_SHA256  $tarball" | sha256sum -c -
+  # Debian's patch series for this version is empty: the orig tarball is Debian's source.
+  tar xf "$tarball" -C "$d/src" --strip-components=1
+  test -f "$d/src/extra/gc.c"
+  echo "$BDWGC_VERSION" > "$d/debian-version"
+  rm -rf "$dl"
+  echo "version: bdwgc $BDWGC_VERSION (Debian libgc source)"
 }
 
 step_wasi_threads() {
@@ -439,7 +461,8 @@ EOF
 # --- plan --------------------------------------------------------------------------------------
 say "== llgo-wasm toolchain $TOOLCHAIN_VERSION -> $PREFIX (llvm $LLVM_VERSION, wasi-libc $WASI_LIBC_VERSION, emscripten $EMSCRIPTEN_VERSION, jobs $JOBS)"
 run_step host          "$HOST_STAMP"                    -                                   step_host
-run_step apt-lists     "$MIRROR trixie"                 "$B/apt/sources.list"               step_apt_lists
+run_step apt-lists     "$MIRROR trixie bookworm-src"    "$B/apt/sources.list"               step_apt_lists
+run_step bdwgc         "$BDWGC_VERSION $BDWGC_ORIG_SHA256" "$PREFIX/bdwgc/src/extra/gc.c"  step_bdwgc
 if [ -z "${WASI_SDK_PATH:-}" ]; then
   run_step wasi-sysroot "$WASI_LIBC_VERSION shim=1"     "$PREFIX/wasi-sysroot/lib/wasm32-wasi/libsetjmp.a" step_wasi_sysroot
   if [ -f "$HERE/setup/wasi-threads-sysroot.sh" ]; then

@@ -69,7 +69,7 @@ endfunction()
 
 function(llgo_wasm_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME;STACK_SIZE"
-                        "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS")
+                        "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS;LIBRARIES")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
     string(FIND "${_flag}" "=${LLGO_WASM_SOURCE_ROOT}/" _at)
@@ -111,12 +111,16 @@ function(llgo_wasm_add_program name)
     if(arg_RUNTIME_HEADERS)
       set(_usage USAGE ${arg_RUNTIME})
     endif()
+    if(arg_LIBRARIES)
+      # their headers too (llgo_bdwgc: <gc.h> and its configuration)
+      list(APPEND _usage USAGE ${arg_LIBRARIES})
+    endif()
     llgo_wasm_shared_objects(_objects SOURCES ${arg_SOURCES} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
                              DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES} ${_usage})
     add_executable(${_exe} ${_exclusion} $<TARGET_OBJECTS:${_objects}>)
     set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C)
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
-    target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} llgo_runtime_build_flags)
+    target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} ${arg_LIBRARIES} llgo_runtime_build_flags)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
     # functions that can reach a switch point (docs/link-pipeline.md).
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
