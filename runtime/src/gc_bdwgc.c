@@ -73,20 +73,23 @@ __attribute__((constructor)) static void gc_init(void) {
     return;
   }
   initialised = 1;
-  GC_INIT();
+  /* Before GC_INIT, which may collect once: no collection of its own, and its pusher never
+   * bdwgc's default on wasm (Emscripten's emscripten_scan_registers starts an Asyncify unwind,
+   * which inside a constructor leaves the module broken). */
+  GC_disable();
 #if defined(__wasm__)
-  /* bdwgc's Emscripten configuration pushes the registers through Asyncify
-   * (emscripten_scan_registers) by default: replaced, not chained. */
   bdwgc_push_other_roots = NULL;
-  GC_add_roots(__global_base, __data_end);
 #else
+  /* With GC_THREADS, bdwgc's default pusher marks the registered threads' stacks: chained. */
   bdwgc_push_other_roots = GC_get_push_other_roots();
-#if defined(GC_THREADS)
-  GC_allow_register_threads();
-#endif
 #endif
   GC_set_push_other_roots(push_llgo_roots);
-  GC_disable();
+  GC_INIT();
+#if defined(__wasm__)
+  GC_add_roots(__global_base, __data_end);
+#elif defined(GC_THREADS)
+  GC_allow_register_threads();
+#endif
 }
 
 #if defined(GC_THREADS)
