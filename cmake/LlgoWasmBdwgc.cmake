@@ -48,6 +48,7 @@ set(_llgo_bdwgc_defines NO_EXECUTE_PERMISSION NO_CLOCK)
 set(_llgo_bdwgc_includes "${LLGO_WASM_BDWGC_SOURCE_DIR}/include")
 set(_llgo_bdwgc_sources "${LLGO_WASM_BDWGC_SOURCE_DIR}/extra/gc.c")
 set(_llgo_bdwgc_links "")
+set(_llgo_bdwgc_options "")
 if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
   if(CMAKE_SIZEOF_VOID_P EQUAL 8)
     set(LLGO_WASM_BDWGC_UNAVAILABLE
@@ -61,10 +62,9 @@ if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
   list(APPEND _llgo_bdwgc_defines STACK_NOT_SCANNED PLATFORM_GETMEM GC_NO_THREADS_DISCOVERY)
   list(APPEND _llgo_bdwgc_sources "${_llgo_bdwgc_dir}/platform_get_mem.c")
   if("wasi" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
-    # bdwgc's Emscripten configuration (wasm32, no data segment, no mmap) for a WASI module;
-    # wasi-libc's signal and mman headers are only included (nothing of them is called).
-    list(APPEND _llgo_bdwgc_defines mach_type_known I386 EMSCRIPTEN _WASI_EMULATED_SIGNAL _WASI_EMULATED_MMAN)
-    list(PREPEND _llgo_bdwgc_includes "${_llgo_bdwgc_dir}/wasi")
+    # bdwgc's Emscripten configuration (wasm32, no data segment, no mmap) for a WASI module.
+    list(APPEND _llgo_bdwgc_options "SHELL:-include \"${_llgo_bdwgc_dir}/wasi/gc_wasi_config.h\""
+                                    "-I${_llgo_bdwgc_dir}/wasi")
   endif()
 else()
   list(APPEND _llgo_bdwgc_defines GC_THREADS _REENTRANT)
@@ -80,6 +80,6 @@ if(NOT "wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
   target_compile_definitions(llgo_bdwgc PUBLIC GC_THREADS)
 endif()
 # The target's flags (P1: wasm SjLj), not llgo's warnings: bdwgc is third-party code.
-target_compile_options(llgo_bdwgc PRIVATE ${LLGO_WASM_TARGET_CFLAGS} -w)
+target_compile_options(llgo_bdwgc PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_llgo_bdwgc_options} -w)
 target_link_libraries(llgo_bdwgc PUBLIC ${_llgo_bdwgc_links})
 set_target_properties(llgo_bdwgc PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE OFF)
