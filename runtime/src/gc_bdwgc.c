@@ -9,18 +9,22 @@
  * Roots. bdwgc finds none of ours by itself: wasm has no scannable stack (locals live in
  * the engine, the C stack holds only what was spilled) and goroutine stacks are the
  * runtime's. So:
- *   - bdwgc's own stack scan is cut down to its own frames: a collection runs only in
- *     llgo_gc_collect, which tells bdwgc the stack ends at its own frame
- *     (GC_set_stackbottom) for the time of the collection;
+ *   - on wasm bdwgc is built not to scan any stack or registers (STACK_NOT_SCANNED);
+ *     natively its scan of the running stack is cut to its own frames: llgo_gc_collect tells
+ *     bdwgc the stack ends at its own frame (GC_set_stackbottom) for the time of the
+ *     collection, since the running stack may be a goroutine's (ucontext);
  *   - every other root comes from llgo_gc_for_each_root (every goroutine's stack, the save
  *     areas, runtime-held values), pushed by the GC_set_push_other_roots hook with
  *     GC_push_all_eager (conservative, any alignment);
  *   - static data: on wasm bdwgc's Emscripten configuration registers none, so the module's
  *     data and bss ([__global_base, __data_end) of wasm-ld) are added once; natively bdwgc
  *     registers the executable's and the libraries' data itself.
- * Natively bdwgc is built with its pthread support: threads that allocate are registered
- * on their first allocation (GC_register_my_thread); bdwgc then stops them and scans their
- * stacks itself, and its own thread-stack pusher stays chained before ours.
+ * Natively bdwgc is built with its pthread support: the process's main thread is registered
+ * by GC_INIT (a constructor), other threads on their first allocation or collection
+ * (GC_register_my_thread); bdwgc stops them and scans their stacks itself, through its own
+ * pusher, which stays chained before ours. A thread must unregister before it ends
+ * (GC_unregister_my_thread): the pthread backend's goroutine threads do not yet
+ * (docs/gc-bdwgc.md).
  *
  * When. bdwgc never collects on its own (GC_disable): a collection inside an allocation
  * would run where wasm locals are not yet spilled to linear memory. llgo_gc_alloc asks for

@@ -5,8 +5,8 @@
  * of `roots` are in the libc heap, which bdwgc does not scan, and no global holds a list.
  *   lists-survive      lists reachable only through the callback outlive forced collections
  *                      and garbage that reuses freed memory; their checksums hold
- *   garbage-reclaimed  64 MiB allocated while 320 KiB stay live, no explicit collection: the
- *                      heap stays under 8 MiB (llgo_gc_alloc triggers collections)
+ *   garbage-reclaimed  16 MiB allocated while 320 KiB stay live, no explicit collection: the
+ *                      heap stays under 4 MiB (llgo_gc_alloc triggers collections)
  *   roots-withheld     the same lists with a callback that pushes nothing: after one forced
  *                      collection the checksums no longer hold (proves the roots come only
  *                      through the callback, and that the check above can fail)
@@ -127,7 +127,7 @@ static int garbage_reclaimed(int argc, char **argv) {
   (void)argc, (void)argv;
   roots = calloc(LISTS, sizeof(node *));
   REQUIRE(roots != NULL);
-  /* 10,000 live nodes (320 KiB on wasm32) in 10 lists, then 2 Mi garbage nodes (64 MiB). */
+  /* 10,000 live nodes (320 KiB on wasm32) in 10 lists, then 512 Ki garbage nodes (16 MiB). */
   for (int l = 0; l < 10; l++) {
     for (int i = 0; i < NODES; i++) {
       node *n = llgo_gc_alloc(sizeof(node));
@@ -139,7 +139,7 @@ static int garbage_reclaimed(int argc, char **argv) {
   }
   GC_word before = GC_get_gc_no();
   size_t garbage = 0;
-  while (garbage < (size_t)64 << 20) {
+  while (garbage < (size_t)16 << 20) {
     churn(1024);
     garbage += 1024 * sizeof(node);
   }
@@ -161,8 +161,8 @@ static int garbage_reclaimed(int argc, char **argv) {
   }
   REQUIRE(count == 10L * NODES && sum == want);
   REQUIRE(GC_get_gc_no() > before);
-  int bounded = heap < (size_t)8 << 20;
-  printf("heap %s after 64 MiB of garbage\n", bounded ? "under 8 MiB" : "NOT BOUNDED");
+  int bounded = heap < (size_t)4 << 20;
+  printf("heap %s after 16 MiB of garbage\n", bounded ? "under 4 MiB" : "NOT BOUNDED");
   if (!bounded) {
     fprintf(stderr, "heap size %zu bytes after %lu collections\n", heap, (unsigned long)(GC_get_gc_no() - before));
   }
