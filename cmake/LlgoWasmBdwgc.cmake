@@ -35,7 +35,7 @@ file(STRINGS "${LLGO_WASM_BDWGC_SOURCE_DIR}/include/gc_version.h" _llgo_bdwgc_ve
      REGEX "^#define GC_TMP_VERSION_(MAJOR|MINOR|MICRO) ")
 set(LLGO_WASM_BDWGC_VERSION "")
 foreach(_llgo_line IN LISTS _llgo_bdwgc_version_lines)
-  string(REGEX REPLACE ".* ([0-9]+).*" "\\1" _llgo_part "${_llgo_line}")
+  string(REGEX REPLACE "^#define GC_TMP_VERSION_[A-Z]+ ([0-9]+).*" "\\1" _llgo_part "${_llgo_line}")
   list(APPEND LLGO_WASM_BDWGC_VERSION ${_llgo_part})
 endforeach()
 string(REPLACE ";" "." LLGO_WASM_BDWGC_VERSION "${LLGO_WASM_BDWGC_VERSION}")
@@ -51,9 +51,9 @@ set(_llgo_bdwgc_links "")
 set(_llgo_bdwgc_options "")
 if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
   if(CMAKE_SIZEOF_VOID_P EQUAL 8)
-    set(LLGO_WASM_BDWGC_UNAVAILABLE
-        "bdwgc ${LLGO_WASM_BDWGC_VERSION} has no configuration for 64-bit wasm: its Emscripten port is wasm32 only "
-        "(include/private/gcconfig.h:1407: error: This should be handled as X86_64)")
+    string(CONCAT LLGO_WASM_BDWGC_UNAVAILABLE
+           "bdwgc ${LLGO_WASM_BDWGC_VERSION} has no configuration for 64-bit wasm: its Emscripten port is wasm32 only "
+           "(include/private/gcconfig.h:1407: error: This should be handled as X86_64)")
     return()
   endif()
   # One worker; no stack or register scan of its own (STACK_NOT_SCANNED: wasm locals are not in
