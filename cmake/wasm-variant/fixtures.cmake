@@ -28,6 +28,7 @@
 #     they are compiled for that runtime alone (LlgoWasmSharedObjects.cmake); otherwise the
 #     objects are shared by every backend whose flags are the same.
 #     STACK_SIZE: the program's own goroutine stack size (llgo_wasm_link_target_program).
+#     LIBRARIES: more targets the program links, whose headers its sources see (llgo_bdwgc).
 #     FULL_TIER: only full-tier cases run the program; FULL_TIER_EXTENSIONS: only they run its
 #     copies with those extensions. Such executables are built only with LLGO_WASM_FULL_TESTS
 #     (LlgoWasmTestTiers.cmake).
