@@ -68,8 +68,24 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
 endforeach()
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")
+set(_bench_runtime_targets "${_bench_targets}")
 
-if(_bench_targets)
+# hello-goroutines (the start-up and size rows): every target, threaded ones too, on its default
+# context and stack mode, linked as a user's program is.
+string(REPLACE "-" "_" _bench_default_cid "${LLGO_WASM_TARGET_CONTEXT}")
+if(TARGET llgo_runtime_${_bench_default_cid})
+  add_executable(bench_hello_goroutines EXCLUDE_FROM_ALL "${ROOT}/bench/hello_goroutines.c")
+  target_compile_options(bench_hello_goroutines PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+  target_link_libraries(bench_hello_goroutines PRIVATE llgo_runtime_${_bench_default_cid})
+  llgo_wasm_link_target_program(bench_hello_goroutines DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+    CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${_bench_no_debug})
+  list(APPEND _bench_targets bench_hello_goroutines)
+  string(APPEND _bench_programs
+    "{\"kind\":\"hello\",\"context\":\"${LLGO_WASM_TARGET_CONTEXT}\",\"stacks\":\"${LLGO_WASM_TARGET_STACKS}\","
+    "\"path\":\"$<TARGET_FILE:bench_hello_goroutines>\"},")
+endif()
+
+if(_bench_runtime_targets)
   # The no-Asyncify baseline: the CPU kernel without the runtime, with the target's flags (the
   # data model's, e.g. -sMEMORY64) but none of emcc's Asyncify ones.
   add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${_bench_source}")

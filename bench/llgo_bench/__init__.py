@@ -26,8 +26,10 @@ for wasm):
            packages, fetched by bench/corpus/fetch-sources.sh) and the goroutine benchmark, built
            through the toolchain files for P1, J32 and J64 without Asyncify, with wide Asyncify
            and with the call-graph narrowing: module size, link time, a CPU-bound run.
-  Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (Debian's
-           Go 1.19, bench/go): "Go js/wasm" under the same Node, "Go native" with GOMAXPROCS=1;
+  Go       the same yield, spawn+exit and parked-memory figures measured on Go itself (bench/go,
+           built by Debian bookworm's Go 1.19 and trixie's Go 1.24, the row's backend naming
+           which): "Go js/wasm" under the same Node, "Go wasip1" (Go 1.24) under P1's Node WASI
+           runner, "Go native" with GOMAXPROCS=1;
            plus unbuffered-channel ping-pong, buffered-channel throughput (capacity 128), select
            over 4 ready channels and 10,000 goroutines sleeping 1 ms ten times (wall and CPU),
            the anchors of the channel and timer benchmarks. Targets compare rows with them as

@@ -45,13 +45,17 @@ def results_of(stdout):
     return out
 
 
+def toolchain_dir():
+    """The toolchain tools/setup-toolchain.sh set up: $LLGO_WASM_TOOLCHAIN_DIR, else its default."""
+    return Path(os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or
+                Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
+
+
 def find_node():
     candidates = []
     if os.environ.get("NODE"):
         candidates.append(os.environ["NODE"])
-    toolchain = os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or \
-        str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
-    candidates.append(str(Path(toolchain) / "bin" / "node"))
+    candidates.append(str(toolchain_dir() / "bin" / "node"))
     if shutil.which("node"):
         candidates.append(shutil.which("node"))
     for node in candidates:
