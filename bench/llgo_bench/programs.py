@@ -102,10 +102,11 @@ def wasm_file_of(program):
     return program.path.with_suffix(".wasm")
 
 
-def max_rss_kib(command):
-    """Runs `command`; returns (stdout, its peak resident memory in KiB, from wait4)."""
+def max_rss_kib(command, env=None):
+    """Runs `command` (in `env`, default ours); returns (stdout, its peak resident memory in KiB,
+    from wait4)."""
     with tempfile.TemporaryFile(mode="w+") as errors:
-        child = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=errors, text=True)
+        child = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
         stdout = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)

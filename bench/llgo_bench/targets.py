@@ -5,6 +5,7 @@ from .go import go_anchor_row, go_label
 from .results import add_growth_target, add_ratio_target, add_target, add_unmeasured_target, find_row, rows
 from .runtime import parked_params, sleepers_params
 from .settings import YIELD_DEPTHS, YIELD_GOROUTINES
+from .whole import PROGRAMS
 
 GO_MISSING = "Go's row is missing from this run (bench/go did not build or run with that Go)"
 # Which Go each platform's targets compare with (issue 31): P1 against Go 1.24's own WASI port on
@@ -154,6 +155,18 @@ def evaluate_targets(settings):
                        f"{ours['median'] / 2**20:.2f} MiB vs {go['median'] / 2**20:.2f} MiB")
         else:
             add_unmeasured_target(name, "a declared-memory row is missing (ours, or Go 1.24's)")
+    # 11. whole programs (issue 31): on P1 <= 0.5x Go 1.24 wasip1's wall time with no more peak
+    #     memory (same engine); natively within 1.5x Go native's time (GOMAXPROCS=1 against the
+    #     single-worker ucontext backend)
+    for name in PROGRAMS:
+        bench = f"whole: {name}"
+        for params, limit, what in (("wall", 0.5, "wall time"), ("peak RSS", 1.0, "peak memory")):
+            anchor = p1_go_row(bench, params)
+            add_ratio_target(f"P1 {name} {what} <= {limit:g}x Go 1.24 wasip1's", find_row(bench, "P1", "asyncify", params),
+                             anchor, limit, go_label(anchor, "wasip1"), GO_MISSING)
+        anchor = go_anchor_row(bench, "native", "wall", "go1.24")
+        add_ratio_target(f"native {name} wall time <= 1.5x Go 1.24 native's (GOMAXPROCS=1)",
+                         find_row(bench, "native", "ucontext", "wall"), anchor, 1.5, go_label(anchor, "native"), GO_MISSING)
     # 11. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
     baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
