@@ -177,8 +177,26 @@ def go_hello_programs(out_dir, node, wasi_runner):
     return programs
 
 
+def bench_memory_reserve(node, settings):
+    """What a shared memory of P1T's maximum (256 MiB) costs at creation on this Node, with a small
+    initial size (Go's 2.25 MiB) and with the initial at the maximum (P1T's, docs/p1t.md)."""
+    script = ROOT / "bench" / "memory-reserve.mjs"
+    for label, initial in (("initial 2.25 MiB", 36), ("initial 256 MiB", 4096)):
+        params = f"shared, maximum 256 MiB, {label}"
+        try:
+            results = [Program("Node", "shared memory", script, [node]).results(initial, 4096, 1)[0]
+                       for _ in range(settings["startup_reps"])]
+            add_row("memory: reserved at creation", "P1T", "shared memory", params,
+                    [r["reserved_kib"] for r in results], "KiB", note="VmSize growth")
+            add_row("memory: resident at creation", "P1T", "shared memory", params,
+                    [r["resident_kib"] for r in results], "KiB", note="VmRSS growth")
+        except BenchError as error:
+            add_missing("memory: reserved at creation", "P1T", "shared memory", params, str(error))
+
+
 def bench_startup(build_prefix, node, wasi_runner, work_dir, settings):
     print("start-up and size (hello-goroutines) ...", file=sys.stderr)
     for program in hello_programs(build_prefix, node) + go_hello_programs(work_dir / "go-hello", node, wasi_runner):
         print(f"  {program.variant}/{program.backend}", file=sys.stderr)
         measure(program, settings)
+    bench_memory_reserve(node, settings)
