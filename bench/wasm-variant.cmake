@@ -2,6 +2,10 @@
 # target build (cmake/wasm-variant/CMakeLists.txt), after fixtures.cmake, so the runtime libraries
 # llgo_runtime_<cid>, LLGO_WASM_FIXTURE_BACKENDS and the driver facts are defined. Builds, from
 # what the driver says about the target:
+#   bench_whole_programs_<cid> per single-worker context in its default stack mode: the four
+#            whole programs (bench/whole_programs.c), linked as a user's program is;
+#   bench_hello_goroutines on the default context and stack mode (threaded targets too): the
+#            start-up and size program;
 #   bench_runtime_<cid> per single-worker backend (a context in a stack mode, fixtures.cmake:
 #            "asyncify" = shared stacks on P1, "asyncify-separate"; not pthread: one thread per
 #            goroutine, the single-worker benchmarks do not apply), built like the scheduler fixture;
@@ -35,6 +39,20 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     continue()
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx} STACKS ${_bench_stacks})
+  # The whole programs (bench/whole_programs.c), on each single-worker context in its default
+  # stack mode, linked as a user's program is.
+  if(_bench_backend STREQUAL _bench_ctx)
+    set(_exe bench_whole_programs_${_bench_cid})
+    add_executable(${_exe} EXCLUDE_FROM_ALL "${ROOT}/bench/whole_programs.c")
+    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
+    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+      CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
+    list(APPEND _bench_targets ${_exe})
+    string(APPEND _bench_programs
+      "{\"kind\":\"whole\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
+      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+  endif()
   # A context that merges modules (stack switching) is finished by the driver's link too.
   string(JSON _bench_merge ERROR_VARIABLE _bench_no_merge GET "${LLGO_WASM_TARGET_JSON}" context-merge ${_bench_ctx})
   if(NOT _bench_post_link AND _bench_no_merge)
@@ -68,8 +86,24 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endif()
 endforeach()
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")
+set(_bench_runtime_targets "${_bench_targets}")
 
-if(_bench_targets)
+# hello-goroutines (the start-up and size rows): every target, threaded ones too, on its default
+# context and stack mode, linked as a user's program is.
+string(REPLACE "-" "_" _bench_default_cid "${LLGO_WASM_TARGET_CONTEXT}")
+if(TARGET llgo_runtime_${_bench_default_cid})
+  add_executable(bench_hello_goroutines EXCLUDE_FROM_ALL "${ROOT}/bench/hello_goroutines.c")
+  target_compile_options(bench_hello_goroutines PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+  target_link_libraries(bench_hello_goroutines PRIVATE llgo_runtime_${_bench_default_cid})
+  llgo_wasm_link_target_program(bench_hello_goroutines DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+    CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" LINK_OPTIONS ${_bench_no_debug})
+  list(APPEND _bench_targets bench_hello_goroutines)
+  string(APPEND _bench_programs
+    "{\"kind\":\"hello\",\"context\":\"${LLGO_WASM_TARGET_CONTEXT}\",\"stacks\":\"${LLGO_WASM_TARGET_STACKS}\","
+    "\"path\":\"$<TARGET_FILE:bench_hello_goroutines>\"},")
+endif()
+
+if(_bench_runtime_targets)
   # The no-Asyncify baseline: the CPU kernel without the runtime, with the target's flags (the
   # data model's, e.g. -sMEMORY64) but none of emcc's Asyncify ones.
   add_executable(bench_cpu_plain EXCLUDE_FROM_ALL "${_bench_source}")

@@ -39,7 +39,9 @@ instantiate and compile again.
 A preset the benchmarks build says what they do with it in its vendor entry
 "llgo-wasm/bench": {"jobs": [...]}, jobs of bench/run.py: "runtime" (the runtime benchmarks of its
 target), "driver" (the driver's benchmarks: it builds bench_driver), "corpus" (the real programs,
-built through its toolchain file) and "stack-switching" (the stack-switching section, on Node 26).
+built through its toolchain file), "stack-switching" (the stack-switching section, on Node 26) and
+"startup" (the hello-goroutines start-up and size rows of its target) and "whole" (the four whole
+programs of bench/whole_programs.c on its target, against the same programs in Go).
 bench/run.sh builds them as the presets define them, in file order.
 """
 import json

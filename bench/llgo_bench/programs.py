@@ -45,13 +45,17 @@ def results_of(stdout):
     return out
 
 
+def toolchain_dir():
+    """The toolchain tools/setup-toolchain.sh set up: $LLGO_WASM_TOOLCHAIN_DIR, else its default."""
+    return Path(os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or
+                Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
+
+
 def find_node():
     candidates = []
     if os.environ.get("NODE"):
         candidates.append(os.environ["NODE"])
-    toolchain = os.environ.get("LLGO_WASM_TOOLCHAIN_DIR") or \
-        str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "llgo-wasm" / "toolchain-v1")
-    candidates.append(str(Path(toolchain) / "bin" / "node"))
+    candidates.append(str(toolchain_dir() / "bin" / "node"))
     if shutil.which("node"):
         candidates.append(shutil.which("node"))
     for node in candidates:
@@ -98,10 +102,11 @@ def wasm_file_of(program):
     return program.path.with_suffix(".wasm")
 
 
-def max_rss_kib(command):
-    """Runs `command`; returns (stdout, its peak resident memory in KiB, from wait4)."""
+def max_rss_kib(command, env=None):
+    """Runs `command` (in `env`, default ours); returns (stdout, its peak resident memory in KiB,
+    from wait4)."""
     with tempfile.TemporaryFile(mode="w+") as errors:
-        child = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=errors, text=True)
+        child = subprocess.Popen([str(c) for c in command], stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
         stdout = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)

@@ -1,35 +1,39 @@
 """The targets of a run: ratios and limits over the rows, MET or MISSED with the margin, or NOT
 MEASURED when a row they compare is missing."""
 from .corpus import corpus_targets
+from .go import go_anchor_row, go_label
 from .results import add_growth_target, add_ratio_target, add_target, add_unmeasured_target, find_row, rows
 from .runtime import parked_params, sleepers_params
-from .settings import GO_VARIANT, YIELD_DEPTHS, YIELD_GOROUTINES
+from .settings import YIELD_DEPTHS, YIELD_GOROUTINES
+from .whole import PROGRAMS
+
+GO_MISSING = "Go's row is missing from this run (bench/go did not build or run with that Go)"
+# Which Go each platform's targets compare with (issue 31): P1 against Go 1.24's own WASI port on
+# the same engine (Node's WASI, the runner P1 uses); js/wasm and native against the faster of the
+# two Gos in this run.
+P1_GO = ("wasip1", "go1.24")
 
 
-def go_anchor(bench, variant, params):
-    """The key of Go's row (its backend is the Go version that ran)."""
-    row = next((r for r in rows if r["bench"] == bench and r["variant"] == variant and r["params"] == params), None)
-    return (bench, variant, row["backend"] if row else "?", params)
-
-
-GO_MISSING = "Go's row is missing from this run (bench/go did not build or run)"
-
-
-def go_row(bench, platform, params):
+def go_row(bench, platform, params, version="fastest"):
     """Go's own figure for the same benchmark in this run (bench/go), or None."""
-    return find_row(*go_anchor(bench, GO_VARIANT[platform], params))
+    return go_anchor_row(bench, platform, params, version)
+
+
+def p1_go_row(bench, params):
+    return go_anchor_row(bench, P1_GO[0], params, P1_GO[1])
 
 
 def evaluate_targets(settings):
     corpus_targets()
     if settings.get("only_corpus"):
         return
-    # 1. P1 yield against Go js/wasm's runtime.Gosched (G=2): depth 1 <= 0.15x, depth 10 <= 0.3x
+    # 1. P1 yield against Go 1.24 wasip1's runtime.Gosched (G=2): depth 1 <= 0.15x, depth 10 <= 0.3x
     for depth, limit in ((1, 0.15), (10, 0.3)):
         params = f"G=2 depth={depth}"
-        add_ratio_target(f"P1 yield ({params}) <= {limit}x Go js/wasm runtime.Gosched",
-                         find_row("yield", "P1", "asyncify", params), go_row("yield", "js/wasm", params), limit,
-                         "Go js/wasm", GO_MISSING)
+        anchor = p1_go_row("yield", params)
+        add_ratio_target(f"P1 yield ({params}) <= {limit}x Go 1.24 wasip1 runtime.Gosched",
+                         find_row("yield", "P1", "asyncify", params), anchor, limit,
+                         go_label(anchor, "wasip1"), GO_MISSING)
     # 2. raw-Asyncify yield <= 0.15x Emscripten Fiber yield (same variant, same shape, this run)
     for variant in ("J32", "J64"):
         for goroutines in YIELD_GOROUTINES:
@@ -42,28 +46,32 @@ def evaluate_targets(settings):
                                f"{fast['median']:.1f} ns vs {fiber['median']:.1f} ns")
                 else:
                     add_unmeasured_target(name, "a yield row is missing")
-    # 3. P1 spawn+exit <= 0.1x Go js/wasm's
+    # 3. P1 spawn+exit <= 0.1x Go 1.24 wasip1's
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
-        add_ratio_target(f"P1 spawn+exit ({params}) <= 0.1x Go js/wasm", find_row("spawn+exit", "P1", "asyncify", params),
-                         go_row("spawn+exit", "js/wasm", params), 0.1, "Go js/wasm", GO_MISSING)
+        anchor = p1_go_row("spawn+exit", params)
+        add_ratio_target(f"P1 spawn+exit ({params}) <= 0.1x Go 1.24 wasip1", find_row("spawn+exit", "P1", "asyncify", params),
+                         anchor, 0.1, go_label(anchor, "wasip1"), GO_MISSING)
     # 4. memory per parked goroutine where stacks are shared: <= 512 B at depth 1, <= 1 KiB at depth 10
     for variant in ("P1", "J32", "J64"):
         for depth, limit in ((1, 512.0), (10, 1024.0)):
             params = parked_params(settings["parked_count_shared"], depth)
             row = find_row("memory per parked G", variant, "asyncify", params)
             name = f"{variant}/asyncify memory per parked goroutine <= {limit:g} B (depth {depth})"
-            anchor = go_row("memory per parked G", "js/wasm", parked_params(settings["parked_count_shared"], depth))
+            platform = "wasip1" if variant == "P1" else "js/wasm"
+            anchor = (p1_go_row if variant == "P1" else lambda b, p: go_row(b, "js/wasm", p))(
+                "memory per parked G", parked_params(settings["parked_count_shared"], depth))
             if row:
                 add_target(name, row["median"], limit, "max", "B",
-                           f"{params}" + (f"; Go js/wasm {anchor['median']:.0f} B" if anchor else ""))
+                           f"{params}" + (f"; {go_label(anchor, platform)} {anchor['median']:.0f} B" if anchor else ""))
             else:
                 add_unmeasured_target(name, "the row is missing")
     # 5. native single-worker yield <= 2x Go native (GOMAXPROCS=1)
     for depth in YIELD_DEPTHS:
         params = f"G=2 depth={depth}"
-        add_ratio_target(f"native single-worker yield ({params}) <= 2x Go native", find_row("yield", "native", "ucontext", params),
-                         go_row("yield", "native", params), 2.0, "Go native", GO_MISSING)
+        anchor = go_row("yield", "native", params)
+        add_ratio_target(f"native single-worker yield ({params}) <= 2x Go native (the faster Go)",
+                         find_row("yield", "native", "ucontext", params), anchor, 2.0, go_label(anchor, "native"), GO_MISSING)
     # 6. Asyncify module growth <= 15% with narrowing (P1, against the same pipeline without --asyncify)
     plain = find_row("module size", "P1", "no Asyncify")
     for mode in ("narrowed", "wide"):
@@ -94,18 +102,18 @@ def evaluate_targets(settings):
                        f"{row['median']:.2f} ms vs {base['median']:.2f} ms without Asyncify")
         else:
             add_unmeasured_target(name, f"the {row['variant']} plain kernel row is missing")
-    # 8. channels against Go 1.19 in the same run (issue 10): P1's round trip <= 0.2x Go js/wasm's
-    ours, go = find_row("chan ping-pong", "P1", "asyncify"), find_row("chan ping-pong", "Go js/wasm", None)
-    name = "P1 unbuffered ping-pong round trip <= 0.2x Go js/wasm's"
+    # 8. channels against Go in the same run (issues 10, 31): P1's round trip <= 0.2x Go 1.24 wasip1's
+    ours, go = find_row("chan ping-pong", "P1", "asyncify"), p1_go_row("chan ping-pong", None)
+    name = "P1 unbuffered ping-pong round trip <= 0.2x Go 1.24 wasip1's"
     if ours and go:
         add_target(name, ours["median"] / go["median"], 0.2, "max", "x",
-                   f"{ours['median']:.0f} ns vs {go['median']:.0f} ns")
+                   f"{ours['median']:.0f} ns vs {go['median']:.0f} ns ({go_label(go, 'wasip1')})")
     else:
-        add_unmeasured_target(name, "a ping-pong row is missing (P1, or Go js/wasm from bench/go)")
+        add_unmeasured_target(name, "a ping-pong row is missing (P1, or Go 1.24 wasip1 from bench/go)")
     # 9. 10,000 sleepers: wall time within 2x the ideal, and CPU time low. At this load the CPU
     #    time is the work: 100,000 wake-ups in a 10 ms ideal leave no room to idle (at 150 ns per
     #    wake-up the worker is busy 15 ms), so "low" is measured against Go's own runtime on the
-    #    same load (Go js/wasm for P1, Go native for native). That the worker sleeps instead of
+    #    same load (Go 1.24 wasip1 for P1, the faster Go native for native). That the worker sleeps instead of
     #    spinning shows in the light load (100 goroutines): CPU time well under the wall time.
     full, light = sleepers_params(settings), sleepers_params(settings, settings["light_sleepers"])
     for variant, backend in (("P1", "asyncify"), ("native", "ucontext")):
@@ -116,9 +124,12 @@ def evaluate_targets(settings):
             add_target(name, wall["median"] / ideal, 2.0, "max", "x", f"{wall['median']:.1f} ms vs ideal {ideal:g} ms")
         else:
             add_unmeasured_target(name, "the sleepers row is missing")
-        go_platform = "js/wasm" if variant == "P1" else "native"
-        add_ratio_target(f"{variant} {full}: CPU <= 0.5x Go {go_platform}'s", cpu,
-                         go_row("sleepers CPU", go_platform, full), 0.5, f"Go {go_platform}", GO_MISSING)
+        if variant == "P1":
+            anchor, go_name = p1_go_row("sleepers CPU", full), "Go 1.24 wasip1"
+        else:
+            anchor, go_name = go_row("sleepers CPU", "native", full), "Go native (the faster Go)"
+        add_ratio_target(f"{variant} {full}: CPU <= 0.5x {go_name}'s", cpu, anchor, 0.5,
+                         go_label(anchor, "wasip1" if variant == "P1" else "native"), GO_MISSING)
         light_wall, light_cpu = find_row("sleepers wall", variant, backend, light), \
             find_row("sleepers CPU", variant, backend, light)
         name = f"{variant} {light}: CPU <= 0.5x wall (the worker sleeps, it does not spin)"
@@ -127,7 +138,36 @@ def evaluate_targets(settings):
                        f"{light_cpu['median']:.1f} ms CPU in {light_wall['median']:.1f} ms")
         else:
             add_unmeasured_target(name, "a light-load sleepers row is missing")
-    # 10. driver (issue 3's figures)
+    # 10. start-up and size of hello-goroutines (issue 31): P1's start to exit <= 0.25x Go 1.24
+    #     wasip1's on the same engine; every variant declares no more initial memory than Go 1.24
+    #     does for the same program (P1, P1T: its wasip1 build; J32, J64: its js/wasm build).
+    params = "10 goroutines, 1 round trip each"
+    anchor = p1_go_row("hello: start to exit", params)
+    add_ratio_target("P1 hello-goroutines start to exit <= 0.25x Go 1.24 wasip1's",
+                     find_row("hello: start to exit", "P1", None, params), anchor, 0.25,
+                     go_label(anchor, "wasip1"), GO_MISSING)
+    for variant, platform in (("P1", "wasip1"), ("P1T", "wasip1"), ("J32", "js/wasm"), ("J64", "js/wasm")):
+        ours = find_row("hello: declared memory", variant, None, "initial")
+        go = go_anchor_row("hello: declared memory", platform, "initial", "go1.24")
+        name = f"{variant} hello-goroutines declared initial memory <= Go 1.24 {platform}'s"
+        if ours and go:
+            add_target(name, ours["median"] / go["median"], 1.0, "max", "x",
+                       f"{ours['median'] / 2**20:.2f} MiB vs {go['median'] / 2**20:.2f} MiB")
+        else:
+            add_unmeasured_target(name, "a declared-memory row is missing (ours, or Go 1.24's)")
+    # 11. whole programs (issue 31): on P1 <= 0.5x Go 1.24 wasip1's wall time with no more peak
+    #     memory (same engine); natively within 1.5x Go native's time (GOMAXPROCS=1 against the
+    #     single-worker ucontext backend)
+    for name in PROGRAMS:
+        bench = f"whole: {name}"
+        for params, limit, what in (("wall", 0.5, "wall time"), ("peak RSS", 1.0, "peak memory")):
+            anchor = p1_go_row(bench, params)
+            add_ratio_target(f"P1 {name} {what} <= {limit:g}x Go 1.24 wasip1's", find_row(bench, "P1", "asyncify", params),
+                             anchor, limit, go_label(anchor, "wasip1"), GO_MISSING)
+        anchor = go_anchor_row(bench, "native", "wall", "go1.24")
+        add_ratio_target(f"native {name} wall time <= 1.5x Go 1.24 native's (GOMAXPROCS=1)",
+                         find_row(bench, "native", "ucontext", "wall"), anchor, 1.5, go_label(anchor, "native"), GO_MISSING)
+    # 11. driver (issue 3's figures)
     row = find_row("driver: resolve per process", "native", "llgo-wasm resolve --json")
     baseline = find_row("driver: resolve per process", "native", "/bin/true (process baseline)")
     if row and baseline:
