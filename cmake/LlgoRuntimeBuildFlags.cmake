@@ -10,12 +10,6 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(llgo_runtime_build_flags INTERFACE
       -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     target_link_options(llgo_runtime_build_flags INTERFACE -fsanitize=address,undefined)
-    if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
-      # clang's ASan moves locals to "fake stack" frames it releases in LIFO order (to catch a use
-      # after return); goroutines switch stacks under it and break that order (a crash in the
-      # context switch). Off, as gcc's ASan has it.
-      target_compile_options(llgo_runtime_build_flags INTERFACE -fsanitize-address-use-after-return=never)
-    endif()
   endif()
   if(LLGO_WASM_COVERAGE)
     target_compile_options(llgo_runtime_build_flags INTERFACE --coverage -O0)

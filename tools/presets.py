@@ -155,10 +155,8 @@ def plan(kind, full, only):
         chosen = [n for n in chosen if roles[n] == "target"]
     if any(roles[n] == "target" for n in chosen) and tools not in chosen:
         chosen.insert(0, tools)
-    # The targets whose test-program cases an instrumented tree runs (sanitizers or coverage; the
-    # fuzzers alone build no test programs).
     instrumented = {info[n].get("LLGO_WASM_TARGET") for n in info
-                    if roles[n] == "own" and any(on(info[n].get(k, "OFF")) for k in ("LLGO_WASM_SANITIZE", "LLGO_WASM_COVERAGE"))}
+                    if roles[n] == "own" and not on(info[n].get("LLGO_WASM_FUZZ", "OFF"))}
     order = [n for r in ("tools", "target", "own") for n in chosen if roles[n] == r]
     for n in order:
         options = []

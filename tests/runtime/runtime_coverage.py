@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """Line coverage of the runtime's C sources, from gcov data of a build tree.
 
-Usage: runtime_coverage.py --build-dir DIR [--gcov GCOV [ARG...]] [--require-full FILE.c ...] [--reset]
+Usage: runtime_coverage.py --build-dir DIR [--gcov GCOV] [--require-full FILE.c ...] [--reset]
 
---gcov is the gcov of the compiler that built the runtime: gcc's `gcov`, or clang's
-`llvm-cov gcov` (the same command line and output). Runs it with `--stdout` on every .gcda file of a runtime source (runtime/src/*.c) found
+Runs `gcov --stdout` on every .gcda file of a runtime source (runtime/src/*.c) found
 under DIR, merges the results per source file (a line counts as covered if any
 object executed it), and prints per-file and total line coverage. Lines marked
 LCOV_EXCL_LINE, or between LCOV_EXCL_START and LCOV_EXCL_STOP, are not counted
@@ -69,7 +68,7 @@ def parse_gcov_stdout(text, wanted, lines_by_file):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
-    parser.add_argument("--gcov", nargs="+", default=["gcov"])
+    parser.add_argument("--gcov", default="gcov")
     parser.add_argument("--require-full", action="append", default=[])
     parser.add_argument("--reset", action="store_true")
     args = parser.parse_args()
@@ -85,7 +84,7 @@ def main():
     lines_by_file = {}
     for gcda in files:
         result = subprocess.run(
-            [*args.gcov, "--stdout", "--object-directory", os.path.dirname(gcda), gcda],
+            [args.gcov, "--stdout", "--object-directory", os.path.dirname(gcda), gcda],
             capture_output=True, text=True, cwd=os.path.dirname(gcda))
         if result.returncode != 0:
             print(f"gcov failed on {gcda}:\n{result.stderr}", file=sys.stderr)
