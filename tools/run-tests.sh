@@ -36,6 +36,12 @@ case "${1:-}" in
 esac
 
 run_t0=$(date +%s)
+# Emscripten's tools start Python for every compile and link: give them the interpreter itself
+# (EMSDK_PYTHON), not a version manager's shim in PATH (pyenv's costs about 0.45 s of CPU per
+# start, more than half of what an emcc compile costs; docs/testing.md, Measured).
+if [ -z "${EMSDK_PYTHON:-}" ] && command -v python3 >/dev/null; then
+  EMSDK_PYTHON=$(python3 -c 'import sys; print(sys.executable)') && export EMSDK_PYTHON
+fi
 bash tools/setup-toolchain.sh || { echo "toolchain setup failed" >&2; exit 1; }
 
 # Host code compiles through ccache, its cache in this checkout's build/ (a fresh clone measures

@@ -27,7 +27,11 @@ __attribute__((weak)) void llgo_test_fail_allocations_after(long count);
 
 /* The single worker's host loop (scheduler.h), for a host with its own event loop. */
 typedef enum { SCHED_MAIN_RETURNED, SCHED_IDLE } sched_state;
-typedef enum { IDLE_DEADLOCK, IDLE_RUN_AGAIN, IDLE_RETURN_TO_HOST } idle_action;
+/* The runtime's type (tag and names): the hook is called through a pointer of that type, and
+ * clang's UBSan (-fsanitize=function) rejects a call through an incompatible function type. */
+typedef enum llgo_sched_idle_action {
+  LLGO_SCHED_IDLE_DEADLOCK, LLGO_SCHED_IDLE_RUN_AGAIN, LLGO_SCHED_IDLE_RETURN_TO_HOST
+} idle_action;
 __attribute__((weak)) void llgo_sched_start(int (*main_fn)(int, char **), int argc, char **argv);
 __attribute__((weak)) sched_state llgo_sched_run(void);
 __attribute__((weak)) int llgo_sched_main_status(void);
@@ -704,9 +708,9 @@ static idle_action ready_main_when_idle(void) {
   idle_calls++;
   if (idle_calls <= 2) {
     llgo_ready(idle_parked); /* as a timer would */
-    return IDLE_RUN_AGAIN;
+    return LLGO_SCHED_IDLE_RUN_AGAIN;
   }
-  return IDLE_DEADLOCK;
+  return LLGO_SCHED_IDLE_DEADLOCK;
 }
 
 static int idle_hook_main(int argc, char **argv) {
@@ -726,7 +730,7 @@ static int idle_hook_main(int argc, char **argv) {
 
 static idle_action return_to_host(void) {
   idle_calls++;
-  return IDLE_RETURN_TO_HOST;
+  return LLGO_SCHED_IDLE_RETURN_TO_HOST;
 }
 
 static int parks_until_host_event_main(int argc, char **argv) {
