@@ -240,7 +240,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endforeach()
 endforeach()
 
-# The goroutine-limits fixture (fixtures.cmake builds it on stack-switching targets).
+# The goroutine-limits fixture (fixtures.cmake builds it for backends with engine stacks).
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _cid "${_backend}")
   if(NOT TARGET goroutine_limits_${_cid})
