@@ -14,11 +14,10 @@
 // Failures are never silent: a context's stack that ends with an exception other than the exit
 // sentinel ends the program (a SuspendError - the context tried to suspend below a JavaScript
 // frame - with a Go-style fatal error saying how to restructure; anything else as Emscripten
-// reports an uncaught exception). A SuspendError comes right after llgo_jspi_suspend has woken
-// the host, so the host may already be queued to run: the failure handler runs before any
-// goroutine does (each waits for a later microtask), tells the C side (llgo_jspi_stop), and
-// every stack that then comes back from a switch parks forever (llgo_jspi_halt) instead of going
-// on. A wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames set) is
+// reports an uncaught exception). A SuspendError comes right after llgo_jspi_suspend, in the
+// same job: the suspend wakes the host one microtask later, so the failure handler runs first,
+// tells the C side (llgo_jspi_stop), and every stack that then comes back from a switch parks
+// for good (llgo_jspi_halt) instead of going on - the host does not even look for deadlock. A wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames set) is
 // reported to the host as ESCAPED.
 addToLibrary({
   $llgoJspi__deps: ['$handleException', 'emscripten_force_exit', 'llgo_jspi_stop'],
@@ -35,6 +34,11 @@ addToLibrary({
       var resolve = llgoJspi.host;
       llgoJspi.host = null;
       if (resolve && !llgoJspi.dead) resolve(outcome);
+    },
+    // One microtask after a suspend: had the suspend failed (SuspendError), the failure's
+    // handler was queued in between and has stopped everything.
+    wakeSuspended(id) {
+      if (id in llgoJspi.waiting) llgoJspi.wakeHost(llgoJspi.SUSPENDED);
     },
     failed(e) {
       if (e === llgoJspi.exitSentinel) return;
@@ -84,11 +88,12 @@ addToLibrary({
   }),
 
   // Context `id`: gives control back to the host; returns when the host switches to it again.
+  // The host's wake-up goes one microtask later (wakeSuspended), after a SuspendError's handler.
   llgo_jspi_suspend__deps: ['$llgoJspi'],
   llgo_jspi_suspend__async: true,
   llgo_jspi_suspend: (id) => new Promise((resolve) => {
     llgoJspi.waiting[id] = resolve;
-    llgoJspi.wakeHost(llgoJspi.SUSPENDED);
+    queueMicrotask(() => llgoJspi.wakeSuspended(id));
   }),
 
   // Any stack, after llgo_jspi_stop: parks it for good (the program is ending).

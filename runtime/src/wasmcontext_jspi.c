@@ -28,9 +28,9 @@
  * A longjmp to a jmp_buf none of the context's frames set leaves its stack as a
  * wasm exception: the glue reports it and resume returns LLGO_WASMCONTEXT_ESCAPED.
  *
- * Limits: one thread; a context must not suspend below a JavaScript frame (JS
- * that called into Go, which then blocks): the engine throws SuspendError and
- * the glue ends the program with a fatal error saying how to restructure.
+ * Limits: one thread; a context cannot suspend below a JavaScript frame (JS that
+ * called an export, which then blocks): the engine throws SuspendError and the
+ * glue ends the program with a fatal error saying how to restructure.
  * Engines: Node >= 24 and Chromium, without flags. V8 14 (Node 26) maps memory
  * for every suspended stack and aborts the process ("StackMemory ... out of
  * memory", uncatchable) at about 32,600 of them under Linux's default
@@ -199,7 +199,7 @@ llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
   if (result != LLGO_WASMCONTEXT_OK) {
     return result;
   }
-  llgo_jspi_suspend(self->id); /* the host set our stack pointer and guard back before resuming us */
+  llgo_jspi_suspend(self->id); /* the host sets our stack pointer and guard back before resuming us */
   halt_if_stopped();
   return LLGO_WASMCONTEXT_OK;
 }
