@@ -193,7 +193,9 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       # A separate stack's save space is as large as its stack (8 KiB here), so a deep enough
       # suspended call chain overflows it and is reported, never a trap. A shared stack's save
       # space is the whole shared stack (default-stack-size): no smaller limit than the stack.
-      if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "separate")
+      # (A backend on engine stacks saves nothing: no save space to overflow.)
+      if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "separate" AND
+         NOT "engine-stacks" IN_LIST LLGO_WASM_BACKEND_${_cid}_CAPABILITIES)
         llgo_wasm_add_run_test(NAME ${_name}.save-overflow VARIANT ${_variant} ENGINE ${_engine}
           LABELS fixture ${_backend} ${_modes_tier} COMMAND ${_command} EXIT 2
           ENV LLGO_WASM_SCHEDULER_SAVE_OVERFLOW=1
@@ -240,7 +242,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   endforeach()
 endforeach()
 
-# The goroutine-limits fixture (fixtures.cmake builds it on stack-switching targets).
+# The goroutine-limits fixture (fixtures.cmake builds it for backends with engine stacks).
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _cid "${_backend}")
   if(NOT TARGET goroutine_limits_${_cid})

@@ -204,8 +204,8 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
                             ${_full_tier_extensions})
     endif()
 
-    if(LLGO_WASM_TARGET_STACK_SWITCHING)
-      # What a goroutine on an engine continuation promises beyond the scheduler fixture: panics
+    if("engine-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
+      # What a goroutine on an engine stack (continuation, JSPI) promises beyond the scheduler fixture: panics
       # across switches, the cap on live goroutines from both sides, a longjmp that leaves its
       # goroutine reported (tests/fixtures/goroutine_limits.c).
       llgo_wasm_add_program(goroutine_limits_${_cid} SOURCES "${ROOT}/tests/fixtures/goroutine_limits.c"

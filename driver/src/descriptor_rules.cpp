@@ -153,12 +153,17 @@ void contexts_fit_target(const Facts& d) {
   }
 }
 
-void context_ldflags_name_supported_contexts(const Facts& d) {
+void context_flags_name_supported_contexts(const Facts& d) {
   const auto& supported = d.spec.capabilities.supported_contexts;
-  for (const auto& [context, flags] : d.spec.context_ldflags) {
-    if (std::find(supported.begin(), supported.end(), context) != supported.end()) continue;
-    fail(d, "context-ldflags/" + context,
-         "context-ldflags names context \"" + context + "\", which the target does not support (" + join(supported) + ")");
+  using FlagMap = std::map<ContextBackend, std::vector<std::string>>;
+  const std::pair<const char*, const FlagMap*> maps[] = {{"context-cflags", &d.spec.context_cflags},
+                                                          {"context-ldflags", &d.spec.context_ldflags}};
+  for (const auto& [key, map] : maps) {
+    for (const auto& [context, flags] : *map) {
+      if (std::find(supported.begin(), supported.end(), context) != supported.end()) continue;
+      fail(d, std::string(key) + "/" + context,
+           std::string(key) + " names context \"" + context + "\", which the target does not support (" + join(supported) + ")");
+    }
   }
 }
 
@@ -276,6 +281,9 @@ void placeholders_are_known(const Facts& d) {
   };
   for (const auto& flag : d.spec.cflags) check("cflags", flag, false);
   for (const auto& flag : d.spec.ldflags) check("ldflags", flag, false);
+  for (const auto& [context, flags] : d.spec.context_cflags) {
+    for (const auto& flag : flags) check("context-cflags/" + context, flag, false);
+  }
   for (const auto& [context, flags] : d.spec.context_ldflags) {
     for (const auto& flag : flags) check("context-ldflags/" + context, flag, false);
   }
@@ -420,7 +428,7 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"asyncify-imports-need-post-link", asyncify_imports_need_post_link},
       {"default-context-is-supported", default_context_is_supported},
       {"contexts-fit-target", contexts_fit_target},
-      {"context-ldflags-name-supported-contexts", context_ldflags_name_supported_contexts},
+      {"context-flags-name-supported-contexts", context_flags_name_supported_contexts},
       {"default-stacks-is-supported", default_stacks_is_supported},
       {"stacks-fit-contexts", stacks_fit_contexts},
       {"eh-models-fit-triple", eh_models_fit_triple},

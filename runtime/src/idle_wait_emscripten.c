@@ -41,7 +41,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-EM_JS_DEPS(llgo_host_events, "$callUserCallback,$runtimeKeepalivePush");
+EM_JS_DEPS(llgo_host_events, "$callUserCallback,$runtimeKeepalivePush,$handleException");
+
+/* JavaScript calls the export llgo_host_resume through callUserCallback. Under the JSPI
+ * context backend the export is wrapped in WebAssembly.promising (the host loop suspends inside
+ * it) and returns a Promise: an exit or failure inside it rejects that Promise instead of
+ * throwing, so the three calls below give a rejection the handler callUserCallback gives a throw.
+ * (EM_JS bodies are not macro-expanded: the call is written out each time.) */
 
 /* Arms the one resume timer `ms` milliseconds from now (rounded up: a timer
  * that fires early only costs another wait), or clears it (ms < 0). */
@@ -54,7 +60,10 @@ EM_JS(void, llgo_host_arm, (double ms), {
   if (ms >= 0) {
     host.timer = setTimeout(function() {
       host.timer = null;
-      callUserCallback(function() { _llgo_host_resume(0); });
+      callUserCallback(function() {
+        var resumed = _llgo_host_resume(0);
+        if (resumed && typeof resumed.then === 'function') resumed.then(null, handleException);
+      });
     }, Math.ceil(ms));
   }
 });
@@ -68,7 +77,10 @@ EM_JS(void, llgo_host_kick, (void), {
   host.queued = true;
   queueMicrotask(function() {
     host.queued = false;
-    callUserCallback(function() { _llgo_host_resume(0); });
+    callUserCallback(function() {
+        var resumed = _llgo_host_resume(0);
+        if (resumed && typeof resumed.then === 'function') resumed.then(null, handleException);
+      });
   });
 });
 
@@ -79,7 +91,10 @@ EM_JS(void, llgo_host_keep_alive, (void), {
   runtimeKeepalivePush();
   if (typeof process === 'object' && process && typeof process.on === 'function') {
     process.on('beforeExit', function() {
-      callUserCallback(function() { _llgo_host_resume(1); });
+      callUserCallback(function() {
+        var resumed = _llgo_host_resume(1);
+        if (resumed && typeof resumed.then === 'function') resumed.then(null, handleException);
+      });
     });
   }
 });

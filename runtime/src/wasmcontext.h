@@ -14,6 +14,9 @@
  *   wasmcontext_stack_switching.c   typed continuations (cont.new / resume / suspend,
  *                                   glue in .wat merged at link time): resume is
  *                                   `resume`, suspend and exit are `suspend` with tags
+ *   wasmcontext_jspi.c              JavaScript Promise Integration (J32/J64; glue in
+ *                                   runtime/emscripten/jspi_glue.js): the host loop
+ *                                   suspends on a promise the context settles
  *
  * Storage is chosen the same way, independently of the backend (a target
  * capability, `llgo-wasm resolve`'s capabilities.stacks, build tag
@@ -92,7 +95,7 @@ typedef enum llgo_wasmcontext_stacks {
 
 /* What this build is made of (fixed by source selection). */
 typedef struct llgo_wasmcontext_description {
-  const char *backend;            /* "asyncify", "emscripten-fiber", "native", "stack-switching" */
+  const char *backend;            /* "asyncify", "emscripten-fiber", "native", "stack-switching", "jspi" */
   llgo_wasmcontext_stacks stacks;
 } llgo_wasmcontext_description;
 

@@ -44,7 +44,7 @@ __attribute__((import_module("asyncify"), import_name("start_rewind")))
 void asyncify_start_rewind(void *data);
 
 const char llgo_wasmcontext_backend_name[] = "asyncify";
-const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
+const char *llgo_wasmcontext_backend_limit(void) { return ""; } /* no cap beyond memory */
 
 void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
   (void)ctx; /* everything it holds is in its storage */

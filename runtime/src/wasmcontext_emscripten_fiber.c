@@ -25,7 +25,7 @@
 #define HOST_ASYNCIFY_AREA_SIZE (64 * 1024)
 
 const char llgo_wasmcontext_backend_name[] = "emscripten-fiber";
-const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
+const char *llgo_wasmcontext_backend_limit(void) { return ""; } /* no cap beyond memory */
 
 void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
   (void)ctx; /* everything it holds is in its storage */

@@ -33,7 +33,7 @@ void llgo_wasmcontext_native_switch(void **save_stack_pointer, void *load_stack_
 void llgo_wasmcontext_native_start(void);
 
 const char llgo_wasmcontext_backend_name[] = "native";
-const char llgo_wasmcontext_backend_limit[] = ""; /* no cap beyond memory */
+const char *llgo_wasmcontext_backend_limit(void) { return ""; } /* no cap beyond memory */
 
 void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
   (void)ctx; /* everything it holds is in its storage */

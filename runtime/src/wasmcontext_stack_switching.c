@@ -52,9 +52,10 @@ LLGO_GLUE("rethrow") _Noreturn void llgo_glue_rethrow(void);
 enum { GLUE_SUSPENDED = 0, GLUE_RETURNED = 1, GLUE_LONGJMP_LEFT = 2, GLUE_EXCEPTION_LEFT = 3 };
 
 const char llgo_wasmcontext_backend_name[] = "stack-switching";
-const char llgo_wasmcontext_backend_limit[] =
-    "more than " LLGO_STRINGIFY(LLGO_MAX_GOROUTINES)
-    " goroutines alive at once (the stack-switching backend's cap: the engine maps a stack for each)";
+const char *llgo_wasmcontext_backend_limit(void) {
+  return "more than " LLGO_STRINGIFY(LLGO_MAX_GOROUTINES)
+         " goroutines alive at once (the stack-switching backend's cap: the engine maps a stack for each)";
+}
 
 typedef struct stack_switching_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */

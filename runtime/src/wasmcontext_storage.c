@@ -208,7 +208,7 @@ const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result) {
   case LLGO_WASMCONTEXT_BACKEND_FAILED:
     return "the context backend failed";
   case LLGO_WASMCONTEXT_TOO_MANY:
-    return llgo_wasmcontext_backend_limit[0] ? llgo_wasmcontext_backend_limit : "too many contexts alive at once";
+    return llgo_wasmcontext_backend_limit()[0] ? llgo_wasmcontext_backend_limit() : "too many contexts alive at once";
   case LLGO_WASMCONTEXT_ESCAPED:
     return "a longjmp left the goroutine's stack (to a jmp_buf none of its frames set)";
   }

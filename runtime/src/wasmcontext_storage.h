@@ -176,11 +176,11 @@ static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_chunks(u
 static inline size_t llgo_wasmcontext_round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
 /* ---- implemented by the selected backend ---- */
 
-/* "asyncify", "emscripten-fiber", "native", "stack-switching". */
+/* "asyncify", "emscripten-fiber", "native", "stack-switching", "jspi". */
 extern const char llgo_wasmcontext_backend_name[];
 /* What LLGO_WASMCONTEXT_TOO_MANY means for this backend ("" when it has no cap
  * beyond memory). */
-extern const char llgo_wasmcontext_backend_limit[];
+const char *llgo_wasmcontext_backend_limit(void);
 /* Frees what the backend holds for a context outside its storage (stack
  * switching: the continuation); called by destroy before the storage goes. */
 void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx);

@@ -179,6 +179,7 @@ std::vector<FieldChange> field_changes() {
       {"build-tags", "/build-tags", json::array({"nogc", "extra"})},
       {"cflags", "/cflags", json::array({"-DCHANGED"})},
       {"ldflags", "/ldflags", json::array()},
+      {"context-cflags", "/context-cflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
       {"context-ldflags", "/context-ldflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
       {"context-merge", "/context-merge",
        json::object({{"asyncify", {{"modules", {{"glue", "{root}/glue.wat"}}}, {"internal-exports", json::array()},

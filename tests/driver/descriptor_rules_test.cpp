@@ -45,6 +45,7 @@ std::vector<RuleCase> rule_cases() {
          s.capabilities.context = "ucontext";
          s.capabilities.supported_contexts = {"ucontext"};
          s.context_ldflags.clear();
+         s.context_cflags.clear();
        },
        "\"post-link\" needs a wasm triple"},
       {"asyncify-imports-need-post-link", "wasm", [](TargetSpec& s) { s.asyncify_imports = {"env.host_yield"}; },
@@ -54,8 +55,10 @@ std::vector<RuleCase> rule_cases() {
       {"contexts-fit-target", "wasip1",
        [](TargetSpec& s) { s.capabilities.supported_contexts.push_back("emscripten-fiber"); },
        "needs an Emscripten target"},
-      {"context-ldflags-name-supported-contexts", "wasip1",
+      {"context-flags-name-supported-contexts", "wasip1",
        [](TargetSpec& s) { s.context_ldflags["pthread"] = {"-DX"}; }, "which the target does not support"},
+      {"context-flags-name-supported-contexts", "wasip1",
+       [](TargetSpec& s) { s.context_cflags["pthread"] = {"-DX"}; }, "context-cflags names context"},
       {"default-stacks-is-supported", "wasip1",
        [](TargetSpec& s) { s.capabilities.supported_stacks = {StackMode::Separate}; }, "default stacks \"shared\" is not among"},
       {"stacks-fit-contexts", "wasip1-threads",

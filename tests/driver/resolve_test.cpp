@@ -351,7 +351,7 @@ TEST(Resolve, ResolvedJsonHasTheContractFields) {
   EXPECT_EQ(json["implied"], (nlohmann::json{{"goos", true}, {"goarch", true}}));
   EXPECT_EQ(json["data-model"], (nlohmann::json{{"pointer", 4}, {"long", 4}, {"ssize_t", 4}}));
   EXPECT_EQ(json["capabilities"]["eh"], (nlohmann::json{{"compile", "emscripten"}, {"final", "emscripten"}}));
-  EXPECT_EQ(json["capabilities"]["context"]["supported"], (nlohmann::json{"emscripten-fiber", "asyncify"}));
+  EXPECT_EQ(json["capabilities"]["context"]["supported"], (nlohmann::json{"emscripten-fiber", "asyncify", "jspi"}));
   EXPECT_EQ(json["output"]["accepted-extensions"], (nlohmann::json{".js", ".mjs"}));
   EXPECT_TRUE(fails_with([&] {
     nlohmann::json broken = json;

@@ -53,6 +53,13 @@ TEST(TargetCapabilities, WhatEachFamilyHas) {
     EXPECT_TRUE(holds(fiber, name)) << name;
   EXPECT_FALSE(holds(fiber, "asyncify-switch"));
   EXPECT_FALSE(holds(fiber, "wasi"));
+  EXPECT_FALSE(holds(fiber, "engine-stacks"));
+  const auto jspi = target_capabilities(resolve("wasm", "jspi").spec);
+  for (const char* name : {"single-worker", "separate-stacks", "engine-stacks", "event-loop", "javascript"})
+    EXPECT_TRUE(holds(jspi, name)) << name;
+  EXPECT_FALSE(holds(jspi, "asyncify-switch"));
+  EXPECT_TRUE(holds(target_capabilities(resolve("wasip1-stack-switching").spec), "engine-stacks"));
+  EXPECT_FALSE(holds(p1, "engine-stacks"));
   const auto host = target_capabilities(resolve("host").spec);
   EXPECT_TRUE(holds(host, "threaded"));
   EXPECT_FALSE(holds(host, "wasm"));

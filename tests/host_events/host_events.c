@@ -21,6 +21,7 @@
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 #endif
 
 TEST_PROGRAM_WITHOUT_LEAK_CHECK
@@ -299,6 +300,40 @@ static int wait_readable_unsupported(int argc, char **argv) {
   return 0;
 }
 
+/* block-below-js-frame: JavaScript calls into Go (an export), and that call blocks on a channel.
+ * A backend on engine stacks (JSPI) cannot suspend the JavaScript frame in between: the program
+ * must end with a fatal error that says how to restructure, never hang, go on or exit 0. */
+static llgo_chan *below_js_chan;
+
+EMSCRIPTEN_KEEPALIVE void host_events_block_in_js_call(void) {
+  printf("blocking inside a call from JavaScript\n");
+  fflush(stdout);
+  int v;
+  llgo_chan_recv(below_js_chan, &v);
+  printf("FAIL: came back from blocking below a JavaScript frame\n");
+  fflush(stdout);
+}
+
+EM_JS(void, js_call_go_that_blocks, (void), { Module._host_events_block_in_js_call(); });
+
+static void block_below_js(void *unused) {
+  (void)unused;
+  js_call_go_that_blocks();
+  printf("FAIL: the JavaScript call returned\n");
+}
+
+static int block_below_js_frame(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  below_js_chan = llgo_chan_make(sizeof(int), 0);
+  llgo_go(block_below_js, NULL);
+  llgo_gosched(); /* the goroutine runs and blocks */
+  int v = 1;
+  llgo_chan_send(below_js_chan, &v);
+  printf("FAIL: main went on\n");
+  return 0;
+}
+
 #else /* not Emscripten: these cases do not apply (cases.json); running one anyway fails */
 
 static int emscripten_only(int argc, char **argv) {
@@ -313,6 +348,7 @@ static int emscripten_only(int argc, char **argv) {
 #define host_wait_never_settles emscripten_only
 #define channel_deadlock_with_callback emscripten_only
 #define wait_readable_unsupported emscripten_only
+#define block_below_js_frame emscripten_only
 
 #endif
 
@@ -414,6 +450,7 @@ static const test_case cases[] = {
     {"stdin-readable-one-poll", stdin_readable, NULL},
     {"wait-readable-bad-fd", wait_readable_bad_fd, NULL},
     {"exit-while-timers-pending", exit_while_timers_pending, NULL},
+    {"block-below-js-frame", block_below_js_frame, NULL},
 };
 
 int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }

@@ -34,6 +34,9 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
 
   effective.cflags = spec.cflags;
+  if (auto context = spec.context_cflags.find(spec.capabilities.context); context != spec.context_cflags.end()) {
+    effective.cflags.insert(effective.cflags.end(), context->second.begin(), context->second.end());
+  }
   // The runtime and the programs read the cap from the same definition.
   if (spec.max_goroutines > 0) effective.cflags.push_back("-DLLGO_MAX_GOROUTINES=" + std::to_string(spec.max_goroutines));
   // The chosen context backend as a macro (LLGO_CONTEXT_ASYNCIFY, LLGO_CONTEXT_EMSCRIPTEN_FIBER,

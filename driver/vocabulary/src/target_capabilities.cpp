@@ -6,13 +6,18 @@
 namespace llgo_wasm {
 namespace {
 
-// The context backends that run each goroutine on a thread of its own (1:1), and the one that
-// switches by the runtime's own Asyncify unwind and rewind. Every other backend runs goroutines
+// The context backends that run each goroutine on a thread of its own (1:1), the one that
+// switches by the runtime's own Asyncify unwind and rewind, and those on engine stacks. Every other backend runs goroutines
 // one at a time on one worker. targets/schema.json lists the backends; these are the only traits
 // of a backend the build and the tests need beyond what the schema says (its needs and its stack
 // modes).
 bool threaded(const TargetSpec& spec) { return spec.capabilities.context == "pthread"; }
 bool asyncify_switch(const TargetSpec& spec) { return spec.capabilities.context == "asyncify"; }
+// The backends whose goroutines run on wasm stacks the engine keeps (typed continuations, JSPI):
+// nothing is instrumented, and a longjmp that leaves a goroutine unwinds to its first frame.
+bool engine_stacks(const TargetSpec& spec) {
+  return spec.capabilities.context == "stack-switching" || spec.capabilities.context == "jspi";
+}
 
 }  // namespace
 
@@ -26,6 +31,8 @@ const std::vector<TargetCapability>& target_capability_vocabulary() {
       {"separate-stacks", "each goroutine (or thread) has a stack of its own",
        [](const TargetSpec& spec) { return spec.capabilities.stacks == StackMode::Separate; }},
       {"asyncify-switch", "the context switches by the runtime's own Asyncify unwind and rewind", asyncify_switch},
+      {"engine-stacks", "each goroutine runs on a wasm stack the engine keeps (stack switching, JSPI): no Asyncify",
+       engine_stacks},
       {"event-loop", "an idle worker returns to the host's event loop, which re-enters the program",
        [](const TargetSpec& spec) { return triple_is_emscripten(spec.triple); }},
       {"javascript", "the program runs in a JavaScript host (Promises, callbacks)",

@@ -181,6 +181,8 @@ struct TargetSpec {
   std::vector<std::string> build_tags;    // as declared; see effective_flags for the full set
   std::vector<std::string> cflags;        // one flag per entry, possibly with its argument ("-mllvm -x")
   std::vector<std::string> ldflags;
+  // Compile flags added only when that context backend is the chosen one (e.g. its SjLj model).
+  std::map<ContextBackend, std::vector<std::string>> context_cflags;
   // Link flags added only when that context backend is the chosen one.
   std::map<ContextBackend, std::vector<std::string>> context_ldflags;
   // Modules merged into executables only when that context backend is the chosen one.
@@ -218,7 +220,7 @@ struct TargetSpec {
 // What consumers build with, derived from a spec (its capabilities.context and .stacks are the
 // chosen ones): the full tag set //llgo:build lines are evaluated against (goos, goarch, "llgo",
 // "unix" where Go sets it, the declared tags, the context's tag and the stacks tag; sorted,
-// unique), the cflags followed by -DLLGO_MAX_GOROUTINES=<max-goroutines> when there is a cap,
+// unique), the cflags followed by the context's context-cflags and -DLLGO_MAX_GOROUTINES=<max-goroutines> when there is a cap,
 // and the ldflags followed by -sENVIRONMENT=..., -sASYNCIFY_REMOVE=... (when emcc runs
 // Asyncify) and the context's context-ldflags.
 struct EffectiveFlags {

@@ -1,0 +1,140 @@
+// jspi_glue.js - Emscripten JS library: the switch of the JSPI context backend
+// (runtime/src/wasmcontext_jspi.c) on J32 and J64, with JavaScript Promise Integration
+// (WebAssembly.Suspending / WebAssembly.promising). Linked by the descriptor's context-ldflags
+// with -sJSPI, which wraps main and llgo_host_resume (the host loop's entries) and
+// llgo_jspi_run (every goroutine's first frame) in WebAssembly.promising, and the imports
+// marked __async here in WebAssembly.Suspending. docs/runtime.md (JSPI) has the design.
+//
+// The host loop suspends in llgo_jspi_switch on a promise that the context resolves when it
+// suspends (llgo_jspi_suspend), returns (llgo_jspi_finish) or exits (llgo_jspi_exit). A context
+// is one llgo_jspi_run call on a stack of its own; a suspended one waits on a promise whose
+// resolver is kept here under its id until the host switches to it again. Contexts never
+// resume each other: every switch goes through the host, as with the other backends.
+//
+// Failures are never silent: a context's stack that ends with an exception other than the exit
+// sentinel ends the program (a SuspendError - the context tried to suspend below a JavaScript
+// frame - with a Go-style fatal error saying how to restructure; anything else as Emscripten
+// reports an uncaught exception). A SuspendError comes right after llgo_jspi_suspend, in the
+// same job: the suspend wakes the host one microtask later, so the failure handler runs first,
+// tells the C side (llgo_jspi_stop), and every stack that then comes back from a switch parks
+// for good (llgo_jspi_halt) instead of going on - the host does not even look for deadlock. A wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames set) is
+// reported to the host as ESCAPED.
+addToLibrary({
+  $llgoJspi__deps: ['$handleException', 'emscripten_force_exit', 'llgo_jspi_stop'],
+  $llgoJspi: {
+    exitSentinel: {llgoJspiExit: true},
+    host: null,         // resolves the host's pending llgo_jspi_switch
+    waiting: {},        // context id -> resolver of its pending llgo_jspi_suspend (a plain object:
+                        // Emscripten serialises this library object, and a Map would not survive)
+    dead: false,        // a context failed: the program is ending, nothing runs on
+    never: null,        // the promise llgo_jspi_halt parks stacks on
+    // What the host's llgo_jspi_switch returns (wasmcontext_jspi.c's OUTCOME_*).
+    SUSPENDED: 0, RETURNED: 1, ESCAPED: 2,
+    wakeHost(outcome) {
+      var resolve = llgoJspi.host;
+      llgoJspi.host = null;
+      if (resolve && !llgoJspi.dead) resolve(outcome);
+    },
+    // One microtask after a suspend: had the suspend failed (SuspendError), the failure's
+    // handler was queued in between and has stopped everything.
+    wakeSuspended(id) {
+      if (id in llgoJspi.waiting) llgoJspi.wakeHost(llgoJspi.SUSPENDED);
+    },
+    failed(e) {
+      if (e === llgoJspi.exitSentinel) return;
+      if (e instanceof WebAssembly.Exception && llgoJspi.host) {
+        // A wasm exception left the context: only a longjmp to a jmp_buf none of its frames
+        // set throws one here (C has no other). The host reports it (LLGO_WASMCONTEXT_ESCAPED).
+        llgoJspi.wakeHost(llgoJspi.ESCAPED);
+        return;
+      }
+      llgoJspi.dead = true;
+      _llgo_jspi_stop();
+      if (typeof WebAssembly.SuspendError == 'function' && e instanceof WebAssembly.SuspendError) {
+        err('fatal error: a goroutine blocked or yielded below a JavaScript frame ' +
+            '(JavaScript called into Go, and that call blocked on a channel, lock, timer or ' +
+            'host wait); the JSPI backend cannot suspend JavaScript frames. Restructure: ' +
+            'have the JavaScript callback start a goroutine (llgo_host_callback_new) and ' +
+            'return, or have Go wait on the JavaScript Promise (llgo_host_wait_begin / ' +
+            'Module.llgoAwait), instead of blocking inside the call.\n(' + e + ')');
+        try {
+          _emscripten_force_exit(2);
+        } catch (exit) {
+          handleException(exit);
+        }
+        return;
+      }
+      handleException(e);
+    },
+    start() {
+      _llgo_jspi_run().then(null, llgoJspi.failed);
+    },
+  },
+
+  // Host: runs context `id` (starting its entry when `first`) until it gives control back;
+  // returns how (SUSPENDED, RETURNED, ESCAPED).
+  llgo_jspi_switch__deps: ['$llgoJspi', 'llgo_jspi_run'],
+  llgo_jspi_switch__async: true,
+  llgo_jspi_switch: (id, first) => new Promise((resolve) => {
+    llgoJspi.host = resolve;
+    if (first) {
+      // A new stack starts from a microtask, once the host has suspended.
+      queueMicrotask(llgoJspi.start);
+    } else {
+      var resume = llgoJspi.waiting[id];
+      delete llgoJspi.waiting[id];
+      resume();
+    }
+  }),
+
+  // Context `id`: gives control back to the host; returns when the host switches to it again.
+  // The host's wake-up goes one microtask later (wakeSuspended), after a SuspendError's handler.
+  llgo_jspi_suspend__deps: ['$llgoJspi'],
+  llgo_jspi_suspend__async: true,
+  llgo_jspi_suspend: (id) => new Promise((resolve) => {
+    llgoJspi.waiting[id] = resolve;
+    queueMicrotask(() => llgoJspi.wakeSuspended(id));
+  }),
+
+  // Any stack, after llgo_jspi_stop: parks it for good (the program is ending).
+  llgo_jspi_halt__deps: ['$llgoJspi'],
+  llgo_jspi_halt__async: true,
+  llgo_jspi_halt: () => llgoJspi.never || (llgoJspi.never = new Promise(() => {})),
+
+  // The most contexts this engine holds at once, 0 for no cap beyond memory. V8 14 (Node 26.12,
+  // measured) maps two memory areas for every suspended JSPI stack and aborts the whole process
+  // (uncatchable "StackMemory ... out of memory") at about 32,600 of them under Linux's default
+  // vm.max_map_count of 65530; Node 24 (V8 13.6) held 1,000,000. The cap keeps 30,000 of those
+  // 65,530 mappings' worth (46%, leaving the rest to the heap and code), scaled to the machine's
+  // setting when it can be read. Browsers are not known to have the limit: no cap there.
+  llgo_jspi_engine_cap: () => {
+    if (typeof process != 'object' || !process.versions || !process.versions.v8) return 0;
+    if (parseInt(process.versions.v8, 10) < 14) return 0;
+    var maps = 65530;
+    try {
+      maps = parseInt(require('fs').readFileSync('/proc/sys/vm/max_map_count', 'utf8'), 10) || maps;
+    } catch (e) {
+      // not Linux, or no require (an ES module): the default setting
+    }
+    return Math.max(1, Math.min(0x7fffffff, Math.floor(maps * 30000 / 65530)));
+  },
+
+  // Context: its entry returned (llgo_jspi_run returns right after).
+  llgo_jspi_finish__deps: ['$llgoJspi'],
+  llgo_jspi_finish: () => llgoJspi.wakeHost(llgoJspi.RETURNED),
+
+  // Context: abandons its stack (unwound by the sentinel, which its llgo_jspi_run promise
+  // rejects with and failed() ignores).
+  llgo_jspi_exit__deps: ['$llgoJspi'],
+  llgo_jspi_exit: () => {
+    llgoJspi.wakeHost(llgoJspi.RETURNED);
+    throw llgoJspi.exitSentinel;
+  },
+
+  // Host: context `id` will never be resumed (destroyed or re-armed while suspended): its
+  // stack becomes garbage with its promise.
+  llgo_jspi_forget__deps: ['$llgoJspi'],
+  llgo_jspi_forget: (id) => {
+    delete llgoJspi.waiting[id];
+  },
+});

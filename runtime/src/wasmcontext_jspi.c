@@ -1,0 +1,210 @@
+//llgo:build llgo.context_jspi
+/*
+ * wasmcontext_jspi.c - the context backend on JavaScript Promise Integration
+ * (WebAssembly.Suspending / WebAssembly.promising; J32, J64 under Emscripten's
+ * -sJSPI). No Asyncify: nothing is instrumented, so the module and CPU-bound
+ * code cost what a plain build does, and a switch costs the same at any depth.
+ *
+ * The engine keeps each context's wasm stack: a context is one call of the
+ * export llgo_jspi_run, wrapped in WebAssembly.promising, so it runs on a stack
+ * of its own. The host loop itself runs inside a promising export (main, or the
+ * scheduler's re-entry llgo_host_resume), so it can suspend too: resume calls
+ * the Suspending import llgo_jspi_switch, which starts the context (from a
+ * microtask, once the host has suspended) or resolves the promise it suspended
+ * on, and suspends the host until the context gives control back. suspend is
+ * the Suspending import llgo_jspi_suspend (the context's promise, kept by the
+ * glue under its id; the host is woken); exit throws a sentinel that unwinds the
+ * context to its promising boundary. The glue is runtime/emscripten/jspi_glue.js.
+ *
+ * The C shadow stack (__stack_pointer) and its storage are this layer's, as in
+ * the stack-switching backend: resume sets the context's stack pointer and
+ * guard before switching - so the context's first frame already runs on its own
+ * stack - and takes the host's back afterwards; a suspending context leaves
+ * __stack_pointer at its own, which the host saves. Only separate stacks.
+ * What a garbage collector scanning linear memory sees of a suspended context:
+ * its C stack [stack pointer, top); the locals of its wasm frames live in the
+ * engine's stack, outside linear memory, invisible to a memory scan.
+ *
+ * A longjmp to a jmp_buf none of the context's frames set leaves its stack as a
+ * wasm exception: the glue reports it and resume returns LLGO_WASMCONTEXT_ESCAPED.
+ *
+ * Limits: one thread; a context cannot suspend below a JavaScript frame (JS that
+ * called an export, which then blocks): the engine throws SuspendError and the
+ * glue ends the program with a fatal error saying how to restructure.
+ * Engines: Node >= 24 and Chromium, without flags. V8 14 (Node 26) maps memory
+ * for every suspended stack and aborts the process ("StackMemory ... out of
+ * memory", uncatchable) at about 32,600 of them under Linux's default
+ * vm.max_map_count of 65530; the glue computes a cap from the engine and that
+ * setting (llgo_jspi_engine_cap), and arming more contexts than the cap fails with
+ * LLGO_WASMCONTEXT_TOO_MANY, a fatal error naming it. Node 24 (V8 13.6) has none.
+ */
+#include "wasmcontext_storage.h"
+
+#include <emscripten/emscripten.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The glue (jspi_glue.js): llgo_jspi_switch and llgo_jspi_suspend suspend their caller. */
+int llgo_jspi_switch(uint32_t id, int first);
+void llgo_jspi_suspend(uint32_t id);
+void llgo_jspi_finish(void);
+void llgo_jspi_exit(void);
+void llgo_jspi_forget(uint32_t id);
+void llgo_jspi_halt(void); /* never returns: parks the calling stack */
+int32_t llgo_jspi_engine_cap(void);
+
+const char llgo_wasmcontext_backend_name[] = "jspi";
+/* The engine's cap on live contexts (0: none beyond memory), asked from the glue once. */
+static int32_t engine_cap = -1;
+static size_t contexts_armed; /* contexts that hold or may take an engine stack */
+static char limit_text[200];
+
+const char *llgo_wasmcontext_backend_limit(void) {
+  if (engine_cap <= 0) {
+    return "";
+  }
+  snprintf(limit_text, sizeof limit_text,
+           "more than %d goroutines alive at once (the JSPI backend's cap on this engine: it maps "
+           "memory for every suspended stack and aborts the process past vm.max_map_count)",
+           (int)engine_cap);
+  return limit_text;
+}
+
+typedef struct jspi_backend {
+  llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
+  llgo_wasmcontext_entry_fn entry;
+  void *arg;
+  uint32_t id;   /* the glue's name for its suspended promise */
+  int armed;     /* has an entry to run or running (not returned or exited) */
+  int started;   /* its entry has been started since it was armed */
+  int mid_entry; /* suspended inside an entry: the glue holds its promise */
+  int counted;   /* counted in contexts_armed */
+} jspi_backend;
+
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(jspi_backend);
+
+/* What llgo_jspi_switch returns (the glue's SUSPENDED, RETURNED, ESCAPED). */
+enum { OUTCOME_SUSPENDED = 0, OUTCOME_RETURNED = 1, OUTCOME_ESCAPED = 2 };
+
+static jspi_backend *starting; /* the context llgo_jspi_run starts */
+static uint32_t next_id;
+/* The glue saw a context fail (a SuspendError) and is ending the program: no stack goes on. */
+static volatile int stopped;
+
+EMSCRIPTEN_KEEPALIVE void llgo_jspi_stop(void) { stopped = 1; }
+
+static inline void halt_if_stopped(void) {
+  if (stopped) {
+    llgo_jspi_halt();
+  }
+}
+
+static jspi_backend *backend_of(llgo_wasmcontext *ctx) {
+  return (jspi_backend *)(void *)ctx->opaque;
+}
+
+size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
+  (void)stack_size;
+  return 0; /* the engine keeps the wasm stack */
+}
+
+/* Every context's first frame, on a stack of its own (the glue calls it through
+ * WebAssembly.promising, from a microtask, while the host is suspended). */
+EMSCRIPTEN_KEEPALIVE void llgo_jspi_run(void) {
+  jspi_backend *self = starting;
+  starting = NULL;
+  self->entry(self->arg);
+  llgo_jspi_finish();
+}
+
+static void uncount(jspi_backend *self) {
+  if (self->counted) {
+    self->counted = 0;
+    contexts_armed--;
+  }
+}
+
+void llgo_wasmcontext_backend_release(llgo_wasmcontext *ctx) {
+  jspi_backend *self = backend_of(ctx);
+  if (self->mid_entry) {
+    llgo_jspi_forget(self->id);
+    self->mid_entry = 0;
+  }
+  uncount(self);
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
+                                                     llgo_wasmcontext_entry_fn entry,
+                                                     void *arg) {
+  jspi_backend *self = backend_of(ctx);
+  llgo_wasmcontext_backend_release(ctx); /* a failed context: its old entry never goes on */
+  if (engine_cap < 0) {
+    engine_cap = llgo_jspi_engine_cap();
+  }
+  if (engine_cap > 0 && contexts_armed >= (size_t)engine_cap) {
+    return LLGO_WASMCONTEXT_TOO_MANY;
+  }
+  self->counted = 1;
+  contexts_armed++;
+  self->id = ++next_id;
+  self->entry = entry;
+  self->arg = arg;
+  self->started = 0;
+  self->armed = 1;
+  return LLGO_WASMCONTEXT_OK;
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
+  jspi_backend *self = backend_of(ctx);
+  if (!self->armed) {
+    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
+  }
+  void *host_stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  void *host_guard = llgo_wasmcontext_get_stack_guard();
+  size_t host_stack_size = llgo_wasmcontext_running_stack_size;
+  size_t stack_size = (size_t)(self->storage.stack_top - self->storage.stack_limit);
+  int first = !self->started;
+  if (first) {
+    self->started = 1;
+    starting = self;
+    llgo_wasmcontext_enter_stack(self->storage.stack_top, self->storage.stack_limit, stack_size);
+  } else {
+    llgo_wasmcontext_storage_resuming(&self->storage);
+    llgo_wasmcontext_enter_stack(self->storage.stack_pointer, self->storage.stack_limit, stack_size);
+  }
+  int outcome = llgo_jspi_switch(self->id, first);
+  halt_if_stopped();
+  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  llgo_wasmcontext_running_stack_size = host_stack_size;
+  llgo_wasmcontext_switch_stack(host_stack_pointer, host_guard);
+  self->mid_entry = outcome == OUTCOME_SUSPENDED;
+  if (outcome == OUTCOME_SUSPENDED) {
+    self->storage.stack_pointer = stack_pointer;
+    return llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, 0);
+  }
+  self->armed = 0;
+  uncount(self);
+  if (outcome == OUTCOME_ESCAPED) {
+    return LLGO_WASMCONTEXT_ESCAPED;
+  }
+  llgo_wasmcontext_result result = llgo_wasmcontext_storage_check(&self->storage, stack_pointer);
+  return result == LLGO_WASMCONTEXT_OK ? LLGO_WASMCONTEXT_RETURNED : result;
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
+  jspi_backend *self = backend_of(ctx);
+  llgo_wasmcontext_result result =
+      llgo_wasmcontext_storage_check(&self->storage, llgo_wasmcontext_get_stack_pointer());
+  if (result != LLGO_WASMCONTEXT_OK) {
+    return result;
+  }
+  llgo_jspi_suspend(self->id); /* the host sets our stack pointer and guard back before resuming us */
+  halt_if_stopped();
+  return LLGO_WASMCONTEXT_OK;
+}
+
+void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
+  (void)ctx;
+  llgo_jspi_exit(); /* throws: never comes back */
+}
