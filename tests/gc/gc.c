@@ -1,0 +1,297 @@
+/*
+ * gc.c - garbage collection roots and safepoints (docs/gc.md), on every variant and backend
+ * whose target has the gc-roots capability:
+ *   - live data: N goroutines, each with an M-node list reachable only from its own stack and
+ *     locals, park sending a collected value on an unbuffered channel (the value then lives only
+ *     in the runtime's waiter buffer); main forces K collections, each followed by garbage that
+ *     reuses whatever was freed and fills it; then every sent value and every list is checked;
+ *   - locals: the running goroutine holds a list only in its locals across collections its own
+ *     allocations trigger;
+ *   - runtime values: a pointer held only by a channel buffer, a timer's AfterFunc argument, a
+ *     deferred call's argument, a not yet started goroutine's argument and a panic value;
+ *   - reclaim: 10^7 garbage allocations with yields keep the heap below a bound.
+ * A live object that a collection wrongly frees is reused by the garbage that follows and
+ * overwritten, so its checksum fails: each check can fail (docs/gc.md says which broken root
+ * enumeration each case caught).
+ */
+#include "test_program.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct node {
+  struct node *next;
+  uint64_t value;
+} node;
+
+static node *build_list(uint64_t seed, int length) {
+  node *head = NULL;
+  for (int i = 0; i < length; i++) {
+    node *n = llgo_gc_alloc(sizeof *n);
+    n->value = seed * 1000003u + (uint64_t)i;
+    n->next = head;
+    head = n;
+  }
+  return head;
+}
+
+static uint64_t expected_sum(uint64_t seed, int length) {
+  uint64_t sum = 0;
+  for (int i = 0; i < length; i++) {
+    sum += seed * 1000003u + (uint64_t)i;
+  }
+  return sum;
+}
+
+static uint64_t list_sum(const node *n, int *length) {
+  uint64_t sum = 0;
+  int count = 0;
+  for (; n != NULL; n = n->next) {
+    sum += n->value;
+    count++;
+  }
+  *length = count;
+  return sum;
+}
+
+/* Garbage that reuses freed memory and overwrites it (objects of the lists' size class). */
+static void churn(size_t objects) {
+  for (size_t i = 0; i < objects; i++) {
+    node *n = llgo_gc_alloc(sizeof *n);
+    memset(n, 0xab, sizeof *n);
+  }
+}
+
+/* ---- live data: N goroutines x M nodes, K collections ---- */
+
+typedef struct worker {
+  llgo_chan *sent;    /* unbuffered: the worker blocks sending its token */
+  llgo_chan *results; /* shared: each worker's verdict */
+  uint64_t seed;
+  int length;
+} worker;
+
+typedef struct token {
+  uint64_t seed;
+  uint64_t check;
+} token;
+
+static void worker_main(void *arg) {
+  worker *w = arg;
+  node *head = build_list(w->seed, w->length); /* only in this goroutine's locals and stack */
+  token *t = llgo_gc_alloc(sizeof *t);
+  t->seed = w->seed;
+  t->check = ~w->seed;
+  llgo_chan_send(w->sent, &t); /* parks: the pointer is now only in the runtime's waiter */
+  t = NULL;
+  int length = 0;
+  uint64_t sum = list_sum(head, &length);
+  int ok = length == w->length && sum == expected_sum(w->seed, w->length);
+  llgo_chan_send(w->results, &ok);
+}
+
+static int live_data(int goroutines, int nodes, int collections) {
+  worker *workers = calloc((size_t)goroutines, sizeof *workers);
+  llgo_chan *results = llgo_chan_make(sizeof(int), (size_t)goroutines);
+  REQUIRE(workers != NULL);
+  for (int i = 0; i < goroutines; i++) {
+    workers[i].sent = llgo_chan_make(sizeof(token *), 0);
+    workers[i].results = results;
+    workers[i].seed = (uint64_t)i + 1;
+    workers[i].length = nodes;
+    llgo_go(worker_main, &workers[i]);
+  }
+  uint64_t before = llgo_test_gc_collections();
+  for (int k = 0; k < collections; k++) {
+    llgo_gosched(); /* every worker runs until it parks (the first time) */
+    llgo_gc_collect();
+    churn((size_t)nodes * 4);
+  }
+  REQUIRE(llgo_test_gc_collections() >= before + (uint64_t)collections);
+  int tokens_ok = 0;
+  for (int i = 0; i < goroutines; i++) {
+    token *t = NULL;
+    llgo_chan_recv(workers[i].sent, &t);
+    tokens_ok += t != NULL && t->seed == workers[i].seed && t->check == ~workers[i].seed;
+  }
+  int lists_ok = 0;
+  for (int i = 0; i < goroutines; i++) {
+    int ok = 0;
+    llgo_chan_recv(results, &ok);
+    lists_ok += ok;
+  }
+  printf("%d goroutines x %d nodes, %d collections: %d tokens and %d lists intact\n", goroutines,
+         nodes, collections, tokens_ok, lists_ok);
+  return tokens_ok == goroutines && lists_ok == goroutines ? 0 : 1;
+}
+
+static int live_data_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return live_data(1000, 100, 10);
+}
+
+static int live_data_full_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return live_data(10000, 1000, 100);
+}
+
+/* ---- the running goroutine's locals across its own collections ---- */
+
+static __attribute__((noinline)) int locals_across_collections(void) {
+  node *head = build_list(7, 1000); /* in a local only */
+  uint64_t start = llgo_test_gc_collections();
+  size_t garbage = 0;
+  while (llgo_test_gc_collections() < start + 3) {
+    node *n = llgo_gc_alloc(sizeof *n); /* one of these switches out and collects */
+    memset(n, 0xab, sizeof *n);
+    garbage++;
+  }
+  churn(100000);
+  int length = 0;
+  uint64_t sum = list_sum(head, &length);
+  printf("a list in locals only, across %llu collections its own allocations triggered: %s\n",
+         (unsigned long long)(llgo_test_gc_collections() - start),
+         length == 1000 && sum == expected_sum(7, 1000) ? "intact" : "DAMAGED");
+  return length == 1000 && sum == expected_sum(7, 1000) && garbage > 0 ? 0 : 1;
+}
+
+static int locals_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return locals_across_collections();
+}
+
+/* ---- values only the runtime holds ---- */
+
+static llgo_chan *done;
+
+static void check_list_goroutine(void *arg) {
+  int length = 0;
+  int ok = list_sum(arg, &length) == expected_sum(3, 500) && length == 500;
+  llgo_chan_send(done, &ok);
+}
+
+static void check_timer_list(void *arg, int64_t now) {
+  (void)now;
+  int length = 0;
+  int ok = list_sum(arg, &length) == expected_sum(2, 500) && length == 500;
+  llgo_chan_try_send(done, &ok);
+}
+
+static void deferred_check(void *arg) {
+  int length = 0;
+  int ok = list_sum(arg, &length) == expected_sum(4, 500) && length == 500;
+  printf("deferred call's argument: %s\n", ok ? "intact" : "DAMAGED");
+}
+
+static void collect_and_churn(void) {
+  llgo_gc_collect();
+  churn(20000);
+  llgo_gc_collect();
+}
+
+static void with_deferred_list(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, deferred_check, build_list(4, 500));
+    collect_and_churn();
+  }
+  llgo_defer_end(&frame);
+}
+
+static char *panic_text;
+
+static void recover_and_check(void *unused) {
+  (void)unused;
+  const char *message = llgo_recover();
+  printf("panic value: %s\n", (uintptr_t)message == ((uintptr_t)panic_text ^ 1) && strcmp(message, "collected panic value") == 0 ? "intact" : "DAMAGED");
+}
+
+static void collect_in_deferred_call(void *unused) {
+  (void)unused;
+  collect_and_churn(); /* the panic record is the value's only holder here */
+}
+
+static void panic_with_collected_value(void) {
+  llgo_defer_frame frame;
+  if (llgo_defer_begin(&frame)) {
+    llgo_defer(&frame, recover_and_check, NULL);
+    llgo_defer(&frame, collect_in_deferred_call, NULL);
+    char *text = llgo_gc_alloc(32);
+    strcpy(text, "collected panic value");
+    panic_text = (char *)((uintptr_t)text ^ 1); /* hidden from the scan, kept for the check */
+    llgo_panic(text);
+  }
+  llgo_defer_end(&frame);
+}
+
+static int runtime_values_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  done = llgo_chan_make(sizeof(int), 4);
+  /* a channel buffer */
+  llgo_chan *buffered = llgo_chan_make(sizeof(node *), 1);
+  node *list = build_list(1, 500);
+  llgo_chan_send(buffered, &list);
+  list = NULL;
+  /* a timer's argument (the timer is started after the collections) */
+  llgo_timer *timer = llgo_timer_new(check_timer_list, build_list(2, 500));
+  /* a goroutine not started yet: its argument */
+  llgo_go(check_list_goroutine, build_list(3, 500));
+  /* the collections run while main is the running goroutine: the new one has not run */
+  collect_and_churn();
+  int ok = 0;
+  llgo_chan_recv(done, &ok);
+  printf("a not yet started goroutine's argument: %s\n", ok ? "intact" : "DAMAGED");
+  llgo_timer_reset(timer, llgo_when(0), 0);
+  llgo_chan_recv(done, &ok);
+  printf("a timer's argument: %s\n", ok ? "intact" : "DAMAGED");
+  llgo_timer_free(timer);
+  with_deferred_list();
+  panic_text = NULL;
+  panic_with_collected_value();
+  collect_and_churn();
+  llgo_chan_recv(buffered, &list);
+  int length = 0;
+  printf("channel buffer: %s\n",
+         list_sum(list, &length) == expected_sum(1, 500) && length == 500 ? "intact" : "DAMAGED");
+  return 0;
+}
+
+/* ---- reclaim ---- */
+
+static int reclaim_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  const long allocations = 10 * 1000 * 1000;
+  size_t most = 0;
+  uint64_t start = llgo_test_gc_collections();
+  for (long i = 0; i < allocations; i++) {
+    void *garbage = llgo_gc_alloc(32);
+    ((char *)garbage)[0] = 1;
+    if (i % 1000 == 0) {
+      llgo_gosched();
+      size_t held = llgo_test_gc_heap_bytes();
+      if (held > most) most = held;
+    }
+  }
+  uint64_t collections = llgo_test_gc_collections() - start;
+  const size_t bound = (size_t)16 << 20;
+  printf("10^7 garbage allocations of 32 bytes: the heap stayed %s 16 MiB, %s collections\n",
+         most < bound ? "below" : "ABOVE", collections >= 10 ? "at least 10" : "fewer than 10");
+  return most < bound && collections >= 10 ? 0 : 1;
+}
+
+static const test_case cases[] = {
+    {"live-data", live_data_main, NULL},
+    {"live-data-full", live_data_full_main, NULL},
+    {"locals-across-own-collections", locals_main, NULL},
+    {"runtime-values", runtime_values_main, NULL},
+    {"reclaim", reclaim_main, NULL},
+};
+
+int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }
