@@ -7,7 +7,7 @@
  *     reuses whatever was freed and fills it; then every sent value and every list is checked;
  *   - locals: the running goroutine holds a list only in its locals across collections its own
  *     allocations trigger;
- *   - runtime values: a pointer held only by a channel buffer, a timer's AfterFunc argument, a
+ *   - static data and runtime values: a pointer held only by a global variable, a channel buffer, a timer's AfterFunc argument, a
  *     deferred call's argument, a not yet started goroutine's argument and a panic value;
  *   - reclaim: 10^7 garbage allocations with yields keep the heap below a bound.
  * A live object that a collection wrongly frees is reused by the garbage that follows and
@@ -66,26 +66,44 @@ static void churn(size_t objects) {
 
 /* ---- live data: N goroutines x M nodes, K collections ---- */
 
+typedef struct token token;
+
 typedef struct worker {
   llgo_chan *sent;    /* unbuffered: the worker blocks sending its token */
+  token **cell;       /* C heap (not scanned): the token's only holder until main clears it */
   llgo_chan *results; /* shared: each worker's verdict */
   uint64_t seed;
   int length;
 } worker;
 
-typedef struct token {
+struct token {
   uint64_t seed;
   uint64_t check;
-} token;
+};
+
+/* Clears the stack below the caller's frame, so that no stale copy of a pointer a finished call
+ * left there keeps its object alive: each check below then depends on the one root it names. */
+static __attribute__((noinline)) void scrub_stack(void) {
+  volatile unsigned char area[16384];
+  for (size_t i = 0; i < sizeof area; i++) {
+    area[i] = 0;
+  }
+}
+
+static __attribute__((noinline)) void make_token(token **cell, uint64_t seed) {
+  token *t = llgo_gc_alloc(sizeof *t);
+  t->seed = seed;
+  t->check = ~seed;
+  *cell = t;
+}
 
 static void worker_main(void *arg) {
   worker *w = arg;
   node *head = build_list(w->seed, w->length); /* only in this goroutine's locals and stack */
-  token *t = llgo_gc_alloc(sizeof *t);
-  t->seed = w->seed;
-  t->check = ~w->seed;
-  llgo_chan_send(w->sent, &t); /* parks: the pointer is now only in the runtime's waiter */
-  t = NULL;
+  make_token(w->cell, w->seed);
+  scrub_stack();
+  /* Parks: main clears the cell, and the token is then only in the runtime's waiter. */
+  llgo_chan_send(w->sent, w->cell);
   int length = 0;
   uint64_t sum = list_sum(head, &length);
   int ok = length == w->length && sum == expected_sum(w->seed, w->length);
@@ -98,14 +116,19 @@ static int live_data(int goroutines, int nodes, int collections) {
   REQUIRE(workers != NULL);
   for (int i = 0; i < goroutines; i++) {
     workers[i].sent = llgo_chan_make(sizeof(token *), 0);
+    workers[i].cell = malloc(sizeof(token *));
+    REQUIRE(workers[i].cell != NULL);
     workers[i].results = results;
     workers[i].seed = (uint64_t)i + 1;
     workers[i].length = nodes;
     llgo_go(worker_main, &workers[i]);
   }
   uint64_t before = llgo_test_gc_collections();
+  llgo_gosched(); /* every worker runs until it parks sending */
+  for (int i = 0; i < goroutines; i++) {
+    *workers[i].cell = NULL;
+  }
   for (int k = 0; k < collections; k++) {
-    llgo_gosched(); /* every worker runs until it parks (the first time) */
     llgo_gc_collect();
     churn((size_t)nodes * 4);
   }
@@ -169,46 +192,62 @@ static int locals_main(int argc, char **argv) {
 
 static llgo_chan *done;
 
-static void check_list_goroutine(void *arg) {
+static int list_ok(const node *list, uint64_t seed) {
   int length = 0;
-  int ok = list_sum(arg, &length) == expected_sum(3, 500) && length == 500;
+  return list_sum(list, &length) == expected_sum(seed, 500) && length == 500;
+}
+
+static void report(const char *what, int ok) { printf("%s: %s\n", what, ok ? "intact" : "DAMAGED"); }
+
+static void collect_and_churn(void) {
+  scrub_stack();
+  llgo_gc_collect();
+  churn(20000);
+  llgo_gc_collect();
+  churn(20000);
+}
+
+static void check_list_goroutine(void *arg) {
+  int ok = list_ok(arg, 3);
   llgo_chan_send(done, &ok);
+}
+
+static __attribute__((noinline)) void start_goroutine_with_list(void) {
+  llgo_go(check_list_goroutine, build_list(3, 500));
 }
 
 static void check_timer_list(void *arg, int64_t now) {
   (void)now;
-  int length = 0;
-  int ok = list_sum(arg, &length) == expected_sum(2, 500) && length == 500;
+  int ok = list_ok(arg, 2);
   llgo_chan_try_send(done, &ok);
 }
 
-static void deferred_check(void *arg) {
-  int length = 0;
-  int ok = list_sum(arg, &length) == expected_sum(4, 500) && length == 500;
-  printf("deferred call's argument: %s\n", ok ? "intact" : "DAMAGED");
+static __attribute__((noinline)) llgo_timer *timer_with_list(void) {
+  return llgo_timer_new(check_timer_list, build_list(2, 500));
 }
 
-static void collect_and_churn(void) {
-  llgo_gc_collect();
-  churn(20000);
-  llgo_gc_collect();
+static void deferred_check(void *arg) { report("a deferred call's argument", list_ok(arg, 4)); }
+
+static __attribute__((noinline)) void defer_list(llgo_defer_frame *frame) {
+  llgo_defer(frame, deferred_check, build_list(4, 500));
 }
 
 static void with_deferred_list(void) {
   llgo_defer_frame frame;
   if (llgo_defer_begin(&frame)) {
-    llgo_defer(&frame, deferred_check, build_list(4, 500));
+    defer_list(&frame);
     collect_and_churn();
   }
   llgo_defer_end(&frame);
 }
 
-static char *panic_text;
+static uintptr_t hidden_panic_text; /* the text's address xor 1: not a pointer to the scan */
 
 static void recover_and_check(void *unused) {
   (void)unused;
   const char *message = llgo_recover();
-  printf("panic value: %s\n", (uintptr_t)message == ((uintptr_t)panic_text ^ 1) && strcmp(message, "collected panic value") == 0 ? "intact" : "DAMAGED");
+  report("a panic value", (uintptr_t)message == (hidden_panic_text ^ 1) &&
+                              strcmp(message, "collected panic value") == 0);
 }
 
 static void collect_in_deferred_call(void *unused) {
@@ -216,49 +255,89 @@ static void collect_in_deferred_call(void *unused) {
   collect_and_churn(); /* the panic record is the value's only holder here */
 }
 
+static __attribute__((noinline)) void panic_with_collected_text(void) {
+  char *text = llgo_gc_alloc(32);
+  strcpy(text, "collected panic value");
+  hidden_panic_text = (uintptr_t)text ^ 1;
+  llgo_panic(text);
+}
+
 static void panic_with_collected_value(void) {
   llgo_defer_frame frame;
   if (llgo_defer_begin(&frame)) {
     llgo_defer(&frame, recover_and_check, NULL);
     llgo_defer(&frame, collect_in_deferred_call, NULL);
-    char *text = llgo_gc_alloc(32);
-    strcpy(text, "collected panic value");
-    panic_text = (char *)((uintptr_t)text ^ 1); /* hidden from the scan, kept for the check */
-    llgo_panic(text);
+    panic_with_collected_text();
   }
   llgo_defer_end(&frame);
 }
+
+static __attribute__((noinline)) void buffer_list(llgo_chan *c) {
+  node *list = build_list(1, 500);
+  llgo_chan_send(c, &list);
+}
+
+
+static void receive_list(void *c) {
+  node *list = NULL;
+  llgo_chan_recv(c, &list);
+  int ok = list_ok(list, 5);
+  llgo_chan_send(done, &ok);
+}
+
+static __attribute__((noinline)) void hand_list_to_parked_receiver(llgo_chan *c) {
+  node *list = build_list(5, 500);
+  llgo_chan_send(c, &list); /* the receiver is parked: the value goes into its waiter */
+  list = NULL;
+}
+
+static node *global_list; /* static data */
+
+static __attribute__((noinline)) void make_global_list(void) { global_list = build_list(6, 500); }
 
 static int runtime_values_main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   done = llgo_chan_make(sizeof(int), 4);
-  /* a channel buffer */
-  llgo_chan *buffered = llgo_chan_make(sizeof(node *), 1);
-  node *list = build_list(1, 500);
-  llgo_chan_send(buffered, &list);
-  list = NULL;
-  /* a timer's argument (the timer is started after the collections) */
-  llgo_timer *timer = llgo_timer_new(check_timer_list, build_list(2, 500));
-  /* a goroutine not started yet: its argument */
-  llgo_go(check_list_goroutine, build_list(3, 500));
-  /* the collections run while main is the running goroutine: the new one has not run */
-  collect_and_churn();
   int ok = 0;
+
+  make_global_list();
+  collect_and_churn();
+  report("a global variable", list_ok(global_list, 6));
+
+  /* a goroutine not started yet: only its argument holds the list */
+  start_goroutine_with_list();
+  collect_and_churn();
   llgo_chan_recv(done, &ok);
-  printf("a not yet started goroutine's argument: %s\n", ok ? "intact" : "DAMAGED");
+  report("a not yet started goroutine's argument", ok);
+
+  /* a stopped timer's argument, started after the collections */
+  llgo_timer *timer = timer_with_list();
+  collect_and_churn();
   llgo_timer_reset(timer, llgo_when(0), 0);
   llgo_chan_recv(done, &ok);
-  printf("a timer's argument: %s\n", ok ? "intact" : "DAMAGED");
+  report("a timer's argument", ok);
   llgo_timer_free(timer);
+
   with_deferred_list();
-  panic_text = NULL;
   panic_with_collected_value();
+
+  /* a channel buffer */
+  llgo_chan *buffered = llgo_chan_make(sizeof(node *), 1);
+  buffer_list(buffered);
   collect_and_churn();
+  node *list = NULL;
   llgo_chan_recv(buffered, &list);
-  int length = 0;
-  printf("channel buffer: %s\n",
-         list_sum(list, &length) == expected_sum(1, 500) && length == 500 ? "intact" : "DAMAGED");
+  report("a channel buffer", list_ok(list, 1));
+
+  /* a value handed to a woken receiver that has not run yet: in its waiter */
+  llgo_chan *unbuffered = llgo_chan_make(sizeof(node *), 0);
+  llgo_go(receive_list, unbuffered);
+  llgo_gosched(); /* it parks receiving */
+  hand_list_to_parked_receiver(unbuffered);
+  collect_and_churn(); /* the collections switch to the host, not to the receiver */
+  llgo_chan_recv(done, &ok);
+  report("a woken receiver's value", ok);
   return 0;
 }
 
