@@ -251,6 +251,14 @@ static inline void mark_word(uintptr_t word) {
   }
 }
 
+/* Where a pointer may start: Asyncify saves locals back to back at their own sizes, so on wasm64
+ * an i64 (a pointer) saved after an i32 is only 4-byte aligned. */
+#if defined(__wasm64__)
+#define SCAN_STEP ((uintptr_t)4)
+#else
+#define SCAN_STEP ((uintptr_t)sizeof(void *))
+#endif
+
 /* Scans [lo, hi) for pointers. Memory the sanitizer poisons (stack redzones, globals' padding) is
  * read on purpose: a conservative scan reads everything. */
 #if defined(__clang__) || defined(__GNUC__)
@@ -258,9 +266,11 @@ __attribute__((no_sanitize("address")))
 #endif
 static void scan_range(void *lo, void *hi, void *unused) {
   (void)unused;
-  uintptr_t from = ((uintptr_t)lo + sizeof(void *) - 1) & ~(uintptr_t)(sizeof(void *) - 1);
-  for (uintptr_t at = from; at + sizeof(void *) <= (uintptr_t)hi; at += sizeof(void *)) {
-    mark_word(*(const uintptr_t *)at);
+  uintptr_t from = ((uintptr_t)lo + SCAN_STEP - 1) & ~(SCAN_STEP - 1);
+  for (uintptr_t at = from; at + sizeof(void *) <= (uintptr_t)hi; at += SCAN_STEP) {
+    uintptr_t word;
+    memcpy(&word, (const void *)at, sizeof word);
+    mark_word(word);
   }
 }
 
