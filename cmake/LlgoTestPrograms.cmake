@@ -9,8 +9,11 @@
 #   llgo_test_program(<name> SOURCES <files relative to the repository>... CASES <json>
 #                     [GO_REFERENCE <a Go module: <case>/main.go per case that mirrors Go>]
 #                     [DEFAULT_EXTENSION_ONLY] [SAMPLED_ENGINE_CASES <case>...] [OPTIONS <compile and link options>...]
-#                     [STACK_SIZE <bytes>] [LIBRARIES <CMake targets>...])
+#                     [STACK_SIZE <bytes>] [REQUIRES <capability>] [LIBRARIES <CMake targets>...])
 #
+# REQUIRES: a capability (`resolve --json`'s effective.capabilities) the program needs to link: it
+# is built only for backends that have it; elsewhere its cases are added but not linked, and every
+# case must require that capability in its case file, so each is reported skipped (tests/gc).
 # LIBRARIES: targets of the target build the program also links (llgo_bdwgc: the collector).
 #
 # STACK_SIZE: the program's own goroutine stack size, given at its link (`llgo-wasm link
@@ -50,7 +53,7 @@ include_guard(GLOBAL)
 get_filename_component(LLGO_TEST_PROGRAMS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 function(llgo_test_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE;STACK_SIZE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY" "CASES;GO_REFERENCE;STACK_SIZE;REQUIRES"
                         "SOURCES;SAMPLED_ENGINE_CASES;OPTIONS;LIBRARIES")
   if(NOT arg_SOURCES OR NOT arg_CASES)
     message(FATAL_ERROR "llgo_test_program(${name}): SOURCES and CASES are required")
@@ -67,6 +70,7 @@ function(llgo_test_program name)
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS "${arg_OPTIONS}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_STACK_SIZE "${arg_STACK_SIZE}")
   set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_LIBRARIES "${arg_LIBRARIES}")
+  set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_REQUIRES "${arg_REQUIRES}")
   if(arg_GO_REFERENCE)
     set_property(GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_GO_REFERENCE "${LLGO_TEST_PROGRAMS_ROOT}/${arg_GO_REFERENCE}")
   endif()
@@ -83,6 +87,17 @@ function(llgo_test_programs out)
   set(${out} "${programs}" PARENT_SCOPE)
 endfunction()
 
+# Whether program <name> links for backend <cid>: it has no REQUIRES, or the backend has that
+# capability (LLGO_WASM_BACKEND_<cid>_CAPABILITIES).
+function(_llgo_test_program_links out name cid)
+  get_property(required GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_REQUIRES)
+  set(links ON)
+  if(required AND NOT required IN_LIST LLGO_WASM_BACKEND_${cid}_CAPABILITIES)
+    set(links OFF)
+  endif()
+  set(${out} ${links} PARENT_SCOPE)
+endfunction()
+
 function(llgo_test_program_sources name out)
   get_property(sources GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SOURCES)
   set(${out} "${sources}" PARENT_SCOPE)
@@ -94,6 +109,10 @@ function(llgo_wasm_add_test_programs cid)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNTIME" "")
   llgo_test_programs(programs)
   foreach(name IN LISTS programs)
+    _llgo_test_program_links(links ${name} ${cid})
+    if(NOT links)
+      continue()
+    endif()
     llgo_test_program_sources(${name} sources)
     get_property(default_only GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_DEFAULT_EXTENSION_ONLY)
     get_property(sampled_cases GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_SAMPLED_ENGINE_CASES)
@@ -187,13 +206,21 @@ function(llgo_add_test_program_cases name ctx)
     foreach(feature IN LISTS provides)
       list(APPEND provides_options --engine-provides ${feature})
     endforeach()
-    llgo_wasm_program_for(program ${name}_${cid} ${engine})
-    llgo_wasm_engine_command(command ${engine} "$<TARGET_FILE:${program}>")
+    _llgo_test_program_links(links ${name} ${cid})
+    if(links)
+      llgo_wasm_program_for(program ${name}_${cid} ${engine})
+      set(program_file "$<TARGET_FILE:${program}>")
+    else()
+      # Not linked for this backend (REQUIRES): every case must need that capability, so
+      # check_run reports each one skipped before it would run anything.
+      set(program_file "${name}-is-not-linked-for-${ctx}")
+    endif()
+    llgo_wasm_engine_command(command ${engine} "${program_file}")
     set(prefix ${name}.${variant}.${engine}.${ctx})
     llgo_wasm_engine_env_options(engine_env ${engine}) # LlgoWasmRunTest.cmake
     set(labels "${variant};${engine};${LLGO_WASM_ENGINE_${engine}_LABELS};${ctx};${name}")
     set(tests "")
-    if(NOT sampled)
+    if(NOT sampled AND links)
       set(tests ${prefix}.--list)
       add_test(NAME ${prefix}.--list COMMAND ${LLGO_WASM_CHECK_RUN} --exit 0 --stdout-names "${case_file}"
                --program "$<TARGET_FILE:${program}>" ${engine_env} -- ${command} --list)
@@ -238,7 +265,7 @@ function(llgo_add_test_program_cases name ctx)
       endif()
       llgo_wasm_tier_labels(tier_labels ${tier} ${timing_option})
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --capabilities ${capabilities} ${provides_options} --timeout 120 --program "$<TARGET_FILE:${program}>"
+               --where ${variant}/${ctx} --capabilities ${capabilities} ${provides_options} --timeout 120 --program "${program_file}"
                ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
       set_tests_properties(${test} PROPERTIES LABELS "${labels};${tier_labels}")
       if(timing_option)

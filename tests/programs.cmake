@@ -42,6 +42,12 @@ llgo_test_program(host_events
   # loop never runs empty, docs/browser.md)
   SAMPLED_ENGINE_CASES promise-wakes-only-its-waiter wake-before-end js-callback-starts-goroutine
                        event-loop-runs-while-sleeping)
+llgo_test_program(gc
+  SOURCES tests/gc/gc.c
+  CASES tests/gc/cases.json
+  DEFAULT_EXTENSION_ONLY
+  # llgo_gc_alloc links only where a collector can find every root (docs/gc.md)
+  REQUIRES gc-roots)
 # bdwgc behind the collector interface, where the target build has it (cmake/LlgoWasmBdwgc.cmake;
 # a target without it gets the skipped test gc_bdwgc.<variant>.unavailable saying why).
 if(TARGET llgo_bdwgc)

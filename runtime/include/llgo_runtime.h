@@ -470,6 +470,29 @@ void llgo_host_callback_release(llgo_host_callback_id id);
  * if `id` is not a live callback. */
 int llgo_host_call(llgo_host_callback_id id);
 
+/* ---- Garbage collection (docs/gc.md) -------------------------------------- */
+
+/* A range of memory [lo, hi) that may hold pointers into the collected heap. */
+typedef void (*llgo_gc_root_fn)(void *lo, void *hi, void *ctx);
+
+/* Calls fn(lo, hi, ctx) for every root range: static data, the used stack (or saved copy) and
+ * saved Asyncify data of every goroutine that is not dead, and the program values the runtime
+ * holds (goroutine arguments, channel buffers, values of blocked senders and woken receivers,
+ * timer and host-callback arguments, deferred calls' arguments, panic values). Allocates
+ * nothing; O(goroutines + ranges). Only meaningful where no goroutine runs: the collector calls
+ * it at a safepoint (docs/gc.md). Built where the target has the `gc-roots` capability. */
+void llgo_gc_for_each_root(llgo_gc_root_fn fn, void *ctx);
+
+/* `size` zeroed bytes the collector frees once nothing reachable points into them (interior
+ * pointers keep an object alive). The one allocation entry for collected memory. Out of memory
+ * is fatal. A collection it needs runs at a safepoint: from a goroutine it switches out first
+ * (so every pointer is in linear memory), on the host it is left to the next switch. */
+void *llgo_gc_alloc(size_t size);
+
+/* A forced collection (runtime.GC): from a goroutine it has finished when this returns; outside
+ * every goroutine it runs at the next safepoint. */
+void llgo_gc_collect(void);
+
 /* ---- Test hooks (stable; used by tests and fixtures) --------------------- */
 
 /* Goroutine status values (Go's names). */
@@ -527,6 +550,11 @@ void llgo_test_overflow_asyncify_area(void);
 size_t llgo_test_stack_size(void);
 unsigned char *llgo_test_stack_floor(size_t *bytes);
 size_t llgo_test_parked_stack_bytes(void);
+
+/* Collector figures (every collector implements them): collections run since the start, and the
+ * bytes of collected heap the collector holds from the system (live objects and free space). */
+uint64_t llgo_test_gc_collections(void);
+size_t llgo_test_gc_heap_bytes(void);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,8 @@ typedef struct llgo_waiter {
   unsigned char *elem; /* heap buffer: the value sent or received */
   size_t elem_capacity;
   struct llgo_waiter *pool_next;
+  struct llgo_waiter *all_next; /* every waiter ever made (they are pooled, never freed) */
+  int in_use;                   /* acquired and not released */
 } llgo_waiter;
 
 /* A FIFO of waiters (Go's waitq). */
@@ -137,6 +139,16 @@ void llgo_timers_stamp(int64_t now);
 /* Not under the lock: stamps (as above), then runs every timer due at `now`;
  * returns how many fired. */
 int llgo_timers_run_due(int64_t now);
+
+/* ---- what the runtime holds for the program, for llgo_gc_for_each_root (gc_roots.c) ---- */
+
+/* The element buffer of every waiter in use: a blocked sender's value, a woken receiver's. */
+void llgo_waiter_gc_roots(llgo_gc_root_fn fn, void *ctx);
+/* The arguments of every timer not freed (its function's, AfterFunc's goroutine's). */
+void llgo_timer_gc_roots(llgo_gc_root_fn fn, void *ctx);
+/* Implemented by the selected idle_wait_*.c: what the host side holds (J32/J64: the host
+ * callbacks' arguments; elsewhere nothing). */
+void llgo_platform_gc_roots(llgo_gc_root_fn fn, void *ctx);
 
 /* ---- fastrand.c ---- */
 

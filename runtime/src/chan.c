@@ -9,7 +9,8 @@
  * the value into the receiver's waiter, and a woken receiver copies it from
  * there into its own variable. The nil channel blocks forever; sending on or
  * closing a closed channel panics; a closed, drained channel yields zero values.
- * Limits: elements are plain bytes (no pointers traced; there is no GC here).
+ * Every channel not freed is in one list, so that a collector finds the values in its buffer
+ * (llgo_chan_gc_roots; docs/gc.md). Elements are plain bytes, scanned conservatively.
  */
 #include "chan.h"
 #include "runtime_alloc.h"
@@ -28,6 +29,17 @@ void llgo_chan_copy(const llgo_chan *c, void *to, const void *from) {
 void llgo_chan_clear(const llgo_chan *c, void *elem) {
   if (c->elemsize != 0 && elem != NULL) {
     memset(elem, 0, c->elemsize);
+  }
+}
+
+/* Every channel not freed: their buffers hold program values (llgo_chan_gc_roots). */
+static llgo_chan *all_channels;
+
+void llgo_chan_gc_roots(llgo_gc_root_fn fn, void *ctx) {
+  for (llgo_chan *c = all_channels; c != NULL; c = c->all_next) {
+    if (c->dataqsiz != 0 && c->elemsize != 0) {
+      fn(c->buf, c->buf + c->dataqsiz * c->elemsize, ctx);
+    }
   }
 }
 
@@ -52,6 +64,13 @@ llgo_chan *llgo_chan_make(size_t elem_size, size_t capacity) {
   c->elemsize = elem_size;
   c->dataqsiz = capacity;
   c->buf = (unsigned char *)(c + 1);
+  llgo_runtime_lock();
+  c->all_next = all_channels;
+  if (all_channels != NULL) {
+    all_channels->all_prev = c;
+  }
+  all_channels = c;
+  llgo_runtime_unlock();
   return c;
 }
 
@@ -65,6 +84,16 @@ void llgo_chan_free(llgo_chan *c) {
   if (busy) {
     llgo_fatal("llgo_chan_free: goroutines are waiting on the channel");
   }
+  llgo_runtime_lock();
+  if (c->all_prev != NULL) {
+    c->all_prev->all_next = c->all_next;
+  } else {
+    all_channels = c->all_next;
+  }
+  if (c->all_next != NULL) {
+    c->all_next->all_prev = c->all_prev;
+  }
+  llgo_runtime_unlock();
   llgo_runtime_free(c);
 }
 

@@ -18,6 +18,7 @@ struct llgo_chan {
   size_t sendx, recvx;
   int closed;
   llgo_wait_queue recvq, sendq;
+  struct llgo_chan *all_prev, *all_next; /* every channel not freed (gc roots: the buffers) */
 };
 
 /* The "send to a parked receiver" step (Go's send): the value goes into the
@@ -40,5 +41,9 @@ _Noreturn void llgo_chan_panic_closed_send(void);
  * small (chan.c). */
 #define LLGO_CHAN_STEP __attribute__((noinline))
 void llgo_chan_clear(const llgo_chan *c, void *elem);
+
+/* ---- what the runtime holds for the program, for llgo_gc_for_each_root (gc_roots.c) ---- */
+/* The buffer of every channel not freed. */
+void llgo_chan_gc_roots(llgo_gc_root_fn fn, void *ctx);
 
 #endif /* LLGO_CHAN_H */

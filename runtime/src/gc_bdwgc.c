@@ -1,4 +1,4 @@
-//llgo:build llgo.gc_bdwgc
+//llgo:build llgo.gc_bdwgc && llgo.gc_roots
 /*
  * gc_bdwgc.c - the collector interface (llgo_gc_alloc, llgo_gc_collect) on the
  * Boehm-Demers-Weiser collector, Debian's libgc source built for the target

@@ -82,6 +82,7 @@ void llgo_g_init(llgo_g *g, llgo_go_fn fn, void *arg, int is_main) {
   g->is_main = is_main;
   g->defer_top = NULL;
   g->panic = NULL;
+  g->defers = NULL;
 }
 
 _Noreturn void llgo_casgstatus_failed(llgo_g *g, int from, int to, int found) {

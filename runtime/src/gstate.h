@@ -40,6 +40,7 @@ struct llgo_g {
   int is_main;
   llgo_defer_frame *defer_top;   /* innermost defer frame on this G's stack */
   llgo_panic_record *panic;      /* active panics, newest first */
+  llgo_defer_record *defers;     /* every deferred call not yet run, in heap records (gc roots) */
 };
 
 /* Gives `g` a fresh id and the idle status, with fn(arg) to run. */
@@ -107,6 +108,10 @@ _Noreturn void llgo_fatalf(const char *format, ...) __attribute__((format(printf
 /* Unrecovered panic: prints the panic chain ("panic: <msg>" lines, oldest
  * first, as Go does) to stderr and exits 2. Implemented in panic.c. */
 _Noreturn void llgo_die_of_panic(const llgo_panic_record *panic);
+
+/* The program values a goroutine's runtime records hold, for llgo_gc_for_each_root: its
+ * function's argument, its deferred calls' arguments, its panic values (panic.c). */
+void llgo_g_gc_roots(llgo_g *g, llgo_gc_root_fn fn, void *ctx);
 
 /* Frees a goroutine's panic chain (used when a G record is reused). */
 void llgo_g_clear_panics(llgo_g *g);

@@ -322,3 +322,10 @@ int llgo_wait_readable(int fd) {
   errno = ENOTSUP; /* no fd readiness under Emscripten: wait on a Promise */
   return -1;
 }
+
+/* The host callbacks' table holds their arguments (free slots hold none). */
+void llgo_platform_gc_roots(llgo_gc_root_fn fn, void *ctx) {
+  if (callbacks != NULL) {
+    fn(callbacks, callbacks + callbacks_length, ctx);
+  }
+}

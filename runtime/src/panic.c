@@ -41,7 +41,39 @@ struct llgo_defer_record {
   void (*fn)(void *arg);
   void *arg;
   llgo_defer_record *next;
+  llgo_defer_record *g_prev, *g_next; /* in the goroutine's list of pending records (g->defers) */
 };
+
+/* Every pending record is in its goroutine's list, so a collector finds the arguments. */
+static void link_record(llgo_g *g, llgo_defer_record *record) {
+  record->g_prev = NULL;
+  record->g_next = g->defers;
+  if (g->defers != NULL) {
+    g->defers->g_prev = record;
+  }
+  g->defers = record;
+}
+
+static void unlink_record(llgo_g *g, llgo_defer_record *record) {
+  if (record->g_prev != NULL) {
+    record->g_prev->g_next = record->g_next;
+  } else {
+    g->defers = record->g_next;
+  }
+  if (record->g_next != NULL) {
+    record->g_next->g_prev = record->g_prev;
+  }
+}
+
+void llgo_g_gc_roots(llgo_g *g, llgo_gc_root_fn fn, void *ctx) {
+  fn(&g->arg, &g->arg + 1, ctx);
+  for (llgo_defer_record *record = g->defers; record != NULL; record = record->g_next) {
+    fn(&record->arg, &record->arg + 1, ctx);
+  }
+  for (llgo_panic_record *panic = g->panic; panic != NULL; panic = panic->link) {
+    fn((void *)&panic->message, (void *)(&panic->message + 1), ctx);
+  }
+}
 
 static llgo_g *running_g_or_die(const char *operation) {
   llgo_g *g = llgo_current_g();
@@ -81,6 +113,7 @@ void llgo_defer(llgo_defer_frame *frame, void (*fn)(void *arg), void *arg) {
   record->arg = arg;
   record->next = frame->records;
   frame->records = record;
+  link_record(g, record);
 }
 
 /* What is left once no defer frame remains: a Goexit ends the goroutine, a
@@ -201,6 +234,7 @@ void llgo_defer_end(llgo_defer_frame *frame) {
     frame->records = record->next;
     void (*fn)(void *) = record->fn;
     void *arg = record->arg;
+    unlink_record(g, record);
     llgo_runtime_free(record);
     frame->calling = 1;
     fn(arg);

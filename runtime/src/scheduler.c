@@ -23,6 +23,7 @@
 #include "scheduler.h"
 
 #include "blocking.h"
+#include "gc.h"
 #include "gstate.h"
 #include "runqueue.h"
 #include "stack_size.h"
@@ -61,6 +62,8 @@ static struct {
   char **argv;
   int main_status;
   size_t goroutine_stack_size; /* what llgo_go gives (stack_size.h) */
+  void (*gc_pending)(void);    /* a collection to run at the next switch (llgo_gc_at_safepoint) */
+  struct sched_g *resume_first; /* switched out for a collection: runs before the queue */
 } sched;
 
 static sched_g *sched_g_of(llgo_g *g) { return (sched_g *)(void *)g; }
@@ -254,6 +257,48 @@ _Noreturn void llgo_goroutine_exit(llgo_g *g) {
   llgo_fatalf("resumed dead goroutine %llu", (unsigned long long)self->g.id); // LCOV_EXCL_LINE
 }
 
+/* ---- garbage collection: the safepoint (gc.h, docs/gc.md) ---- */
+
+/* The running goroutine switches out so that the host loop can collect: under Asyncify the
+ * unwind stores every instrumented frame's locals in its save area, natively the switch pushes
+ * the callee-saved registers. It is runnable again at once and resumed before the queue. */
+static LLGO_WASMCONTEXT_SWITCH_POINT void gc_switch_out(void) {
+  LLGO_WASMCONTEXT_RETURN_IF_RESUMED();
+  sched_g *self = sched.current;
+  llgo_casgstatus(&self->g, LLGO_G_RUNNING, LLGO_G_RUNNABLE);
+  sched.resume_first = self;
+  suspend(self);
+}
+
+int llgo_gc_at_safepoint(void (*collect)(void)) {
+  sched.gc_pending = collect;
+  if (sched.current == NULL) {
+    return 0; /* the host: after the next switch */
+  }
+  gc_switch_out();
+  return 1;
+}
+
+/* On the host, right after a goroutine gave control back: no goroutine runs. */
+static void run_pending_collection(void) {
+  void (*collect)(void) = sched.gc_pending;
+  if (collect != NULL) {
+    sched.gc_pending = NULL;
+    collect();
+  }
+}
+
+void llgo_sched_gc_goroutine_roots(llgo_gc_root_fn fn, void *ctx) {
+  for (sched_g *gp = sched.all_goroutines; gp != NULL; gp = gp->all_next) {
+    int status = llgo_g_status_of(&gp->g);
+    if (status == LLGO_G_DEAD || status == LLGO_G_IDLE) {
+      continue; /* pooled: its stack and records hold nothing of the program */
+    }
+    llgo_wasmcontext_for_each_range(&gp->context, fn, ctx);
+    llgo_g_gc_roots(&gp->g, fn, ctx);
+  }
+}
+
 /* ---- the host loop ---- */
 
 /* Runs `gp` until it gives control back, then settles its record. */
@@ -299,7 +344,12 @@ static __attribute__((noinline)) int dispatch_batch(void) {
     if (sched.main_returned) {
       return LLGO_SCHED_MAIN_RETURNED;
     }
-    sched_g *next = dequeue();
+    sched_g *next = sched.resume_first;
+    if (next != NULL) {
+      sched.resume_first = NULL;
+    } else {
+      next = dequeue();
+    }
     if (next == NULL) {
       llgo_sched_idle_action action =
           sched.idle_hook == NULL ? LLGO_SCHED_IDLE_DEADLOCK : sched.idle_hook();
@@ -312,6 +362,7 @@ static __attribute__((noinline)) int dispatch_batch(void) {
       die_of_deadlock();
     }
     run(next);
+    run_pending_collection();
     if (!sched.main_returned) {
       count_dispatch();
     }

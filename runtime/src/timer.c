@@ -42,6 +42,7 @@ struct llgo_timer {
   llgo_go_fn go_fn; /* AfterFunc: the goroutine to start */
   void *go_arg;
   struct llgo_timer *pool_next;
+  struct llgo_timer *all_next; /* every timer record ever made (pooled, never freed) */
 };
 
 /* A heap slot: the timer with its key, so sifting never reads a record. */
@@ -59,7 +60,17 @@ static struct {
   uint64_t next_sequence;
   int reported_pending; /* what llgo_timers_pending_changed last said */
   llgo_timer *pool;     /* freed records, reused (a sleep needs one each time) */
+  llgo_timer *all;      /* every record, for llgo_timer_gc_roots */
 } timers;
+
+void llgo_timer_gc_roots(llgo_gc_root_fn fn, void *ctx) {
+  for (llgo_timer *t = timers.all; t != NULL; t = t->all_next) {
+    if (!t->freed || t->running) {
+      fn(&t->arg, &t->arg + 1, ctx);
+      fn(&t->go_arg, &t->go_arg + 1, ctx);
+    }
+  }
+}
 
 static void stamp_locked(int64_t now);
 
@@ -291,6 +302,10 @@ llgo_timer *llgo_timer_new(llgo_timer_fn fn, void *arg) {
     if (t == NULL) {
       llgo_fatal("out of memory allocating a timer");
     }
+    llgo_runtime_lock();
+    t->all_next = timers.all;
+    timers.all = t;
+    llgo_runtime_unlock();
   }
   /* Field by field rather than a memset (a call on wasm, once per Sleep):
    * when, period, sequence and the lane links are set when it starts. */

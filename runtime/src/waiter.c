@@ -14,6 +14,15 @@
 #include <string.h>
 
 static llgo_waiter *waiter_pool;
+static llgo_waiter *all_waiters; /* every waiter ever made, for llgo_waiter_gc_roots */
+
+void llgo_waiter_gc_roots(llgo_gc_root_fn fn, void *ctx) {
+  for (llgo_waiter *w = all_waiters; w != NULL; w = w->all_next) {
+    if (w->in_use && w->elem != NULL) {
+      fn(w->elem, w->elem + w->elem_capacity, ctx);
+    }
+  }
+}
 
 llgo_g *llgo_current_g_or_die(const char *operation) {
   llgo_g *g = llgo_current_g();
@@ -43,6 +52,8 @@ llgo_waiter *llgo_waiter_acquire(size_t elem_size) {
     if (w == NULL) {
       llgo_fatal("out of memory allocating a waiter");
     }
+    w->all_next = all_waiters;
+    all_waiters = w;
   }
   if (elem_size > capacity) {
     llgo_runtime_free(elem);
@@ -52,7 +63,10 @@ llgo_waiter *llgo_waiter_acquire(size_t elem_size) {
     }
     capacity = elem_size;
   }
+  llgo_waiter *all_next = w->all_next;
   memset(w, 0, sizeof *w);
+  w->all_next = all_next;
+  w->in_use = 1;
   w->elem = elem;
   w->elem_capacity = capacity;
   w->g = llgo_current_g();
@@ -60,6 +74,7 @@ llgo_waiter *llgo_waiter_acquire(size_t elem_size) {
 }
 
 void llgo_waiter_release(llgo_waiter *w) {
+  w->in_use = 0;
   w->pool_next = waiter_pool;
   waiter_pool = w;
 }

@@ -222,6 +222,17 @@ size_t llgo_wasmcontext_held_bytes(const llgo_wasmcontext *ctx);
  * stack runs (*bytes of it): the floor (wasmcontext_stack_guard.h). */
 unsigned char *llgo_wasmcontext_floor(const llgo_wasmcontext *ctx, size_t *bytes);
 
+/* The memory a suspended context's pointers live in, for a garbage collector's roots: calls
+ * fn(lo, hi, arg) for its used C stack (separate stacks: [saved stack pointer, top); shared: the
+ * copy of it) and its saved Asyncify data (every instrumented frame's locals). Nothing for a
+ * context never resumed since it was (re)armed. Valid only while `ctx` is suspended (not
+ * running); allocates nothing. Every backend implements it (a new backend too): its save state
+ * is its own. Stack switching: the engine keeps each continuation's wasm locals, which no range
+ * covers (docs/gc.md). */
+typedef void (*llgo_wasmcontext_range_fn)(void *lo, void *hi, void *arg);
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg);
+
 /* A short description of a result, for error messages. */
 const char *llgo_wasmcontext_result_name(llgo_wasmcontext_result result);
 

@@ -160,3 +160,10 @@ __attribute__((noinline)) void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   arm_unwind(backend_of(ctx));
   llgo_asyncify_start_unwind(&unwind_bounds);
 }
+
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg) {
+  const asyncify_backend *self = (const asyncify_backend *)(const void *)ctx->opaque;
+  llgo_wasmcontext_storage_for_each_range(&self->storage, self->started ? self->storage.stack_pointer : NULL,
+                                          fn, arg);
+}

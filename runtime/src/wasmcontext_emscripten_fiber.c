@@ -133,3 +133,12 @@ void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   before_swap_out(backend_of(ctx));
   emscripten_fiber_swap(&backend_of(ctx)->fiber, &host_fiber); /* never resumed */
 }
+
+/* A fiber resumed at least once has no entry left; its swap saved its stack pointer. */
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg) {
+  const fiber_backend *self = (const fiber_backend *)(const void *)ctx->opaque;
+  llgo_wasmcontext_storage_for_each_range(&self->storage,
+                                          self->fiber.entry == NULL ? (void *)self->fiber.stack_ptr : NULL,
+                                          fn, arg);
+}

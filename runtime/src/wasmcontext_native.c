@@ -206,3 +206,13 @@ void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   llgo_wasmcontext_native_switch(&ignored, host_stack_pointer);
   __builtin_unreachable(); /* LCOV_EXCL_LINE: never returns */
 }
+
+/* The switch pushed the callee-saved registers onto the context's stack before it saved the
+ * stack pointer, and the compiler keeps no live value in a caller-saved one across the call: so
+ * [stack pointer, top) holds every register value of a suspended context. */
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg) {
+  const native_backend *self = (const native_backend *)(const void *)ctx->opaque;
+  llgo_wasmcontext_storage_for_each_range(&self->storage, self->started ? self->storage.stack_pointer : NULL,
+                                          fn, arg);
+}

@@ -182,3 +182,12 @@ void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   (void)ctx;
   llgo_glue_exit();
 }
+
+/* The C shadow stack only: the engine keeps the continuation's wasm locals (docs/gc.md: the
+ * target has no gc-roots capability, so no collector is linked here). */
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg) {
+  const stack_switching_backend *self = (const stack_switching_backend *)(const void *)ctx->opaque;
+  llgo_wasmcontext_storage_for_each_range(&self->storage, self->started ? self->storage.stack_pointer : NULL,
+                                          fn, arg);
+}

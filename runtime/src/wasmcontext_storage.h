@@ -129,6 +129,12 @@ unsigned char *llgo_wasmcontext_storage_floor(const llgo_wasmcontext_storage *st
 unsigned char *llgo_wasmcontext_storage_save_start(const llgo_wasmcontext_storage *storage);
 unsigned char *llgo_wasmcontext_storage_save_end(const llgo_wasmcontext_storage *storage);
 
+/* For llgo_wasmcontext_for_each_range: the suspended storage's ranges, given the stack pointer
+ * its backend saved (NULL: never resumed since it was armed; nothing on its stack). */
+void llgo_wasmcontext_storage_for_each_range(const llgo_wasmcontext_storage *storage,
+                                             const void *stack_pointer,
+                                             llgo_wasmcontext_range_fn fn, void *arg);
+
 /* ---- implemented by wasmcontext_storage.c, for the storage files ---- */
 
 /* The allocator given to llgo_wasmcontext_init. */

@@ -140,3 +140,16 @@ size_t llgo_wasmcontext_storage_held_bytes(const llgo_wasmcontext_storage *stora
   return storage->block_size - llgo_stack_guard_bytes() + storage->copy_size;
 #endif
 }
+
+/* Its stack stays where it ran: [stack pointer, top); its Asyncify data is in its copy. */
+void llgo_wasmcontext_storage_for_each_range(const llgo_wasmcontext_storage *storage,
+                                             const void *stack_pointer,
+                                             llgo_wasmcontext_range_fn fn, void *arg) {
+  if (stack_pointer == NULL) {
+    return;
+  }
+  fn((void *)stack_pointer, storage->stack_top, arg);
+  if (storage->saved_data != 0) {
+    fn(storage->copy, storage->copy + storage->saved_data, arg);
+  }
+}

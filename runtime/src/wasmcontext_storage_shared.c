@@ -135,3 +135,14 @@ unsigned char *llgo_wasmcontext_storage_resuming(llgo_wasmcontext_storage *stora
 size_t llgo_wasmcontext_storage_held_bytes(const llgo_wasmcontext_storage *storage) {
   return storage->copy_size;
 }
+
+/* The copy holds everything a suspended context has: its used stack, then its Asyncify data. A
+ * context never resumed since it was armed saved nothing (both sizes are 0 after a reset). */
+void llgo_wasmcontext_storage_for_each_range(const llgo_wasmcontext_storage *storage,
+                                             const void *stack_pointer,
+                                             llgo_wasmcontext_range_fn fn, void *arg) {
+  size_t saved = storage->saved_stack + storage->saved_data;
+  if (stack_pointer != NULL && saved != 0) {
+    fn(storage->copy, storage->copy + saved, arg);
+  }
+}

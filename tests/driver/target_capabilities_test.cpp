@@ -68,5 +68,27 @@ TEST(TargetCapabilities, WhatEachFamilyHas) {
   EXPECT_FALSE(is_target_capability("pthread"));
 }
 
+// gc-roots (docs/gc.md): where a collector finds every root at a switch, with its build tag.
+TEST(TargetCapabilities, GcRootsOnlyWhereEveryRootIsInMemory) {
+  auto tagged = [](const ResolvedTarget& target) {
+    const std::vector<std::string> tags = effective_flags(target.spec).build_tags;
+    return std::find(tags.begin(), tags.end(), "llgo.gc_roots") != tags.end();
+  };
+  for (const auto& [target, context] : std::vector<std::pair<std::string, std::string>>{
+           {"wasip1", ""}, {"wasm", ""}, {"wasm", "asyncify"}, {"js-wasm", ""}, {"host", "ucontext"}}) {
+    SCOPED_TRACE(target + " / " + context);
+    const ResolvedTarget resolved = resolve(target, context);
+    EXPECT_TRUE(holds(target_capabilities(resolved.spec), "gc-roots"));
+    EXPECT_TRUE(tagged(resolved));
+  }
+  for (const auto& [target, context] : std::vector<std::pair<std::string, std::string>>{
+           {"wasip1-threads", ""}, {"wasip1-stack-switching", ""}, {"host", ""}}) {
+    SCOPED_TRACE(target + " / " + context);
+    const ResolvedTarget resolved = resolve(target, context);
+    EXPECT_FALSE(holds(target_capabilities(resolved.spec), "gc-roots"));
+    EXPECT_FALSE(tagged(resolved));
+  }
+}
+
 }  // namespace
 }  // namespace llgo_wasm

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "llgo_wasm/target.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
 
 namespace llgo_wasm {
 namespace {
@@ -30,6 +31,9 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   if (is_unix_goos(spec.goos)) tags.push_back("unix");
   tags.push_back(context_build_tag(spec.capabilities.context));
   tags.push_back(stacks_build_tag(spec.capabilities.stacks));
+  // The runtime links a collector only where it can find every root (gc_marksweep.c; elsewhere
+  // gc_refused.c makes a program that allocates collected memory fail to link).
+  if (target_has_capability(spec, "gc-roots")) tags.push_back("llgo.gc_roots");
   std::sort(tags.begin(), tags.end());
   tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
 

@@ -19,6 +19,14 @@ bool engine_stacks(const TargetSpec& spec) {
   return spec.capabilities.context == "stack-switching" || spec.capabilities.context == "jspi";
 }
 
+// Where a suspended goroutine keeps every pointer in linear memory (its stack, its copy, its
+// Asyncify data), so a collector running between switches sees them all (docs/gc.md). Not on
+// threads (nothing stops a running thread at a safepoint) and not on engine-owned stacks (stack
+// switching, JSPI: the engine keeps a suspended goroutine's wasm locals, which no memory scan sees).
+bool gc_roots(const TargetSpec& spec) {
+  return !threaded(spec) && !engine_stacks(spec);
+}
+
 }  // namespace
 
 const std::vector<TargetCapability>& target_capability_vocabulary() {
@@ -39,6 +47,8 @@ const std::vector<TargetCapability>& target_capability_vocabulary() {
        [](const TargetSpec& spec) { return triple_is_emscripten(spec.triple); }},
       {"wasm", "the program is a WebAssembly module", [](const TargetSpec& spec) { return triple_is_wasm(spec.triple); }},
       {"wasi", "the program is a WASI module", [](const TargetSpec& spec) { return triple_is_wasi(spec.triple); }},
+      {"gc-roots", "a collector finds every goroutine's pointers in memory at a switch (llgo_gc_alloc is linked; docs/gc.md)",
+       gc_roots},
       {"driver-links", "`llgo-wasm link` links the target's executables (WASI modules; programs whose Asyncify emcc runs)",
        [](const TargetSpec& spec) {
          return triple_is_wasi(spec.triple) || spec.capabilities.asyncify == AsyncifyMode::Emscripten;
@@ -52,6 +62,12 @@ std::vector<std::string> target_capabilities(const TargetSpec& spec) {
   for (const TargetCapability& capability : target_capability_vocabulary())
     if (capability.holds(spec)) names.emplace_back(capability.name);
   return names;
+}
+
+bool target_has_capability(const TargetSpec& spec, std::string_view name) {
+  for (const TargetCapability& capability : target_capability_vocabulary())
+    if (capability.name == name) return capability.holds(spec);
+  return false;
 }
 
 bool is_target_capability(std::string_view name) {

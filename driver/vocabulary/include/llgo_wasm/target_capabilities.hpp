@@ -25,6 +25,8 @@ const std::vector<TargetCapability>& target_capability_vocabulary();
 // The names of the capabilities that hold for `spec` (its chosen context and stack mode), in the
 // vocabulary's order.
 std::vector<std::string> target_capabilities(const TargetSpec& spec);
+// Whether the capability `name` holds for `spec` (false for a name not in the vocabulary).
+bool target_has_capability(const TargetSpec& spec, std::string_view name);
 // Whether `name` is in the vocabulary.
 bool is_target_capability(std::string_view name);
 
