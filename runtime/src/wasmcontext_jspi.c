@@ -208,3 +208,13 @@ void llgo_wasmcontext_exit(llgo_wasmcontext *ctx) {
   (void)ctx;
   llgo_jspi_exit(); /* throws: never comes back */
 }
+
+/* The C stack only: JSPI's own wasm stacks belong to the engine, which keeps a suspended
+ * goroutine's wasm locals out of linear memory (docs/gc.md: jspi has no gc-roots capability, so
+ * no collector is linked here). */
+void llgo_wasmcontext_for_each_range(const llgo_wasmcontext *ctx, llgo_wasmcontext_range_fn fn,
+                                     void *arg) {
+  const jspi_backend *self = (const jspi_backend *)(const void *)ctx->opaque;
+  llgo_wasmcontext_storage_for_each_range(&self->storage, self->started ? self->storage.stack_pointer : NULL,
+                                          fn, arg);
+}
