@@ -41,38 +41,46 @@ def go_minor(version):
     return int(match.group(1)) if match else 0
 
 
-def build_go_programs(out_dir, node, wasi_runner):
-    """Builds bench/go with every Go of find_gos into out_dir/<version> (its build cache too:
-    nothing is written to $HOME, nothing is downloaded). Returns the Programs: per Go, native
-    (GOMAXPROCS=1), js/wasm under this run's Node, and wasip1 (Go >= 1.21) under the same Node
-    WASI runner as P1."""
+def build_go_package(package, name, out_dir, node, wasi_runner, minimum_minor=0):
+    """Builds the Go package bench/go/<package> ("." for bench/go itself) with every Go of
+    find_gos from `minimum_minor` on, into out_dir/<version>/ (its build cache too: nothing is
+    written to $HOME, nothing is downloaded). Returns the Programs, per Go: "Go native"
+    (GOMAXPROCS=1), "Go js/wasm" under this run's Node and, from Go 1.21, "Go wasip1" under the
+    same Node WASI runner as P1. A Go that fails to build it is a MISSING row."""
     programs = []
     for go in find_gos():
         base = dict(os.environ, GOENV="off", GOPROXY="off", GOFLAGS="", GO111MODULE="on", CGO_ENABLED="0",
                     GOTOOLCHAIN="local")
         version = run([go, "env", "GOVERSION"], env=base)[0].strip()
+        if go_minor(version) < minimum_minor:
+            continue
         out = (out_dir / version).resolve()
         env = dict(base, GOCACHE=str(out / "gocache"), GOPATH=str(out / "gopath"))
         goroot = Path(run([go, "env", "GOROOT"], env=env)[0].strip())
         # Go 1.24 moved its js/wasm support file from misc/wasm to lib/wasm.
         wasm_exec = next((p for p in (goroot / "lib" / "wasm" / "wasm_exec.js", goroot / "misc" / "wasm" / "wasm_exec.js")
                           if p.is_file()), None)
-        source = ROOT / "bench" / "go"
+        source, target = ROOT / "bench" / "go", "./" + package if package != "." else "."
         try:
-            run([go, "build", "-o", out / "bench_go", "."], env=env, cwd=source)
-            programs.append(Program("Go native", version, out / "bench_go", [], env={"GOMAXPROCS": "1"}))
+            run([go, "build", "-o", out / name, target], env=env, cwd=source)
+            programs.append(Program("Go native", version, out / name, [], env={"GOMAXPROCS": "1"}))
             if wasm_exec is None:
                 raise BenchError(f"{version}: no wasm_exec.js under {goroot} (lib/wasm or misc/wasm)")
-            run([go, "build", "-o", out / "bench_go.wasm", "."], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
+            run([go, "build", "-o", out / f"{name}.wasm", target], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
             runner = ROOT / "tests" / "runners" / "run-go-js-wasm.cjs"
-            programs.append(Program("Go js/wasm", version, out / "bench_go.wasm", [node, runner, wasm_exec]))
+            programs.append(Program("Go js/wasm", version, out / f"{name}.wasm", [node, runner, wasm_exec]))
             if go_minor(version) >= 21:
-                run([go, "build", "-o", out / "bench_go_wasip1.wasm", "."], env=dict(env, GOOS="wasip1", GOARCH="wasm"),
+                run([go, "build", "-o", out / f"{name}_wasip1.wasm", target], env=dict(env, GOOS="wasip1", GOARCH="wasm"),
                     cwd=source)
-                programs.append(Program("Go wasip1", version, out / "bench_go_wasip1.wasm", [node, wasi_runner]))
+                programs.append(Program("Go wasip1", version, out / f"{name}_wasip1.wasm", [node, wasi_runner]))
         except BenchError as error:
-            add_missing(f"Go {version} benchmarks", "Go", version, "-", str(error))
+            add_missing(f"Go {version}: bench/go/{package}", "Go", version, "-", str(error))
     return programs
+
+
+def build_go_programs(out_dir, node, wasi_runner):
+    """bench/go itself, built by every Go (build_go_package)."""
+    return build_go_package(".", "bench_go", out_dir, node, wasi_runner)
 
 
 def go_anchor_row(bench, platform, params=None, version="fastest"):

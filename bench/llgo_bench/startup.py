@@ -3,7 +3,6 @@ program in Go, bench/go/hello) on every variant and on Go 1.24's js/wasm, wasip1
 builds: its module size raw and Brotli-11 compressed (Debian's `brotli`), the memory the module
 declares (initial and maximum), and the time from process start to exit (the whole process: the
 engine's start, compiling the module, the program, the exit)."""
-import os
 import shutil
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import time
 from pathlib import Path
 
 from .discovery import load_manifest, preset_dir, presets, target_facts
-from .go import find_gos, go_minor
+from .go import build_go_package
 from .programs import BenchError, Program, run, wasm_file_of
 from .results import add_missing, add_row
 from .settings import ROOT
@@ -150,31 +149,8 @@ def hello_programs(build_prefix, node):
 
 
 def go_hello_programs(out_dir, node, wasi_runner):
-    """bench/go/hello built by every Go >= 1.21 (js/wasm, wasip1, native)."""
-    programs = []
-    for go in find_gos():
-        env = dict(os.environ, GOENV="off", GOPROXY="off", GOFLAGS="", GO111MODULE="on", CGO_ENABLED="0",
-                   GOTOOLCHAIN="local")
-        version = run([go, "env", "GOVERSION"], env=env)[0].strip()
-        if go_minor(version) < 21:
-            continue
-        out = (out_dir / version).resolve()
-        env = dict(env, GOCACHE=str(out / "gocache"), GOPATH=str(out / "gopath"))
-        goroot = Path(run([go, "env", "GOROOT"], env=env)[0].strip())
-        source = ROOT / "bench" / "go"
-        try:
-            run([go, "build", "-o", out / "hello", "./hello"], env=env, cwd=source)
-            programs.append(Program("Go native", version, out / "hello", [], env={"GOMAXPROCS": "1"}))
-            run([go, "build", "-o", out / "hello_js.wasm", "./hello"], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
-            programs.append(Program("Go js/wasm", version, out / "hello_js.wasm",
-                                    [node, ROOT / "tests" / "runners" / "run-go-js-wasm.cjs",
-                                     goroot / "lib" / "wasm" / "wasm_exec.js"]))
-            run([go, "build", "-o", out / "hello_wasip1.wasm", "./hello"], env=dict(env, GOOS="wasip1", GOARCH="wasm"),
-                cwd=source)
-            programs.append(Program("Go wasip1", version, out / "hello_wasip1.wasm", [node, wasi_runner]))
-        except BenchError as error:
-            add_missing("hello: start to exit", "Go", version, "-", str(error))
-    return programs
+    """bench/go/hello built by Go 1.24 (every Go from 1.21: js/wasm, wasip1, native)."""
+    return build_go_package("hello", "hello", out_dir, node, wasi_runner, minimum_minor=21)
 
 
 def bench_memory_reserve(node, settings):

@@ -4,15 +4,13 @@ sieve, a 64-stage pipeline, a worker pool with a mutex-protected map, and 10,000
 selects. Each runs on the variants of the presets with the bench job "whole" and on Go 1.24's
 native, js/wasm and wasip1 builds; every output must equal Go native's before any figure is
 taken. Rows: wall time and the process's peak resident memory (wait4), whole process."""
-import os
 import sys
 import time
 
 from .discovery import load_manifest, preset_dir, presets, target_facts
-from .go import find_gos, go_minor
+from .go import build_go_package
 from .programs import BenchError, Program, max_rss_kib, run
 from .results import add_missing, add_row
-from .settings import ROOT
 
 PROGRAMS = ("sieve", "pipeline", "pool", "timers")
 
@@ -33,32 +31,9 @@ def whole_programs(build_prefix, node):
 
 
 def go_whole_programs(out_dir, node, wasi_runner):
-    """bench/go/whole built by Go 1.24 (the newest Go >= 1.21 found): native with GOMAXPROCS=1,
-    js/wasm and wasip1 under this run's Node."""
-    programs = []
-    for go in find_gos():
-        env = dict(os.environ, GOENV="off", GOPROXY="off", GOFLAGS="", GO111MODULE="on", CGO_ENABLED="0",
-                   GOTOOLCHAIN="local")
-        version = run([go, "env", "GOVERSION"], env=env)[0].strip()
-        if go_minor(version) < 21:
-            continue
-        out = (out_dir / version).resolve()
-        env = dict(env, GOCACHE=str(out / "gocache"), GOPATH=str(out / "gopath"))
-        goroot = run([go, "env", "GOROOT"], env=env)[0].strip()
-        source = ROOT / "bench" / "go"
-        try:
-            run([go, "build", "-o", out / "whole", "./whole"], env=env, cwd=source)
-            programs.append(Program("Go native", version, out / "whole", [], env={"GOMAXPROCS": "1"}))
-            run([go, "build", "-o", out / "whole_js.wasm", "./whole"], env=dict(env, GOOS="js", GOARCH="wasm"), cwd=source)
-            programs.append(Program("Go js/wasm", version, out / "whole_js.wasm",
-                                    [node, ROOT / "tests" / "runners" / "run-go-js-wasm.cjs",
-                                     os.path.join(goroot, "lib", "wasm", "wasm_exec.js")]))
-            run([go, "build", "-o", out / "whole_wasip1.wasm", "./whole"], env=dict(env, GOOS="wasip1", GOARCH="wasm"),
-                cwd=source)
-            programs.append(Program("Go wasip1", version, out / "whole_wasip1.wasm", [node, wasi_runner]))
-        except BenchError as error:
-            add_missing("whole programs", "Go", version, "-", str(error))
-    return programs
+    """bench/go/whole built by Go 1.24 (every Go from 1.21): native with GOMAXPROCS=1, js/wasm and
+    wasip1 under this run's Node."""
+    return build_go_package("whole", "whole", out_dir, node, wasi_runner, minimum_minor=21)
 
 
 def expected_outputs(go_programs):
