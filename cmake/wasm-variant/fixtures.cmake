@@ -199,9 +199,15 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     if("single-worker" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
       # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
+      # Where a collector finds every root, its values can also live in collected memory
+      # (scheddiff --gc-every N: the garbage-collection differential, docs/gc.md).
       llgo_wasm_full_tier_extensions(_full_tier_extensions)
+      set(_scheddiff_defs)
+      if("gc-roots" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
+        set(_scheddiff_defs DEFINES SCHEDDIFF_GC=1)
+      endif()
       llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid}
-                            ${_full_tier_extensions})
+                            ${_scheddiff_defs} ${_full_tier_extensions})
     endif()
 
     if("engine-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
