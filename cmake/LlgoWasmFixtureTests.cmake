@@ -41,6 +41,13 @@ set(LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS 40 CACHE STRING
 set(LLGO_WASM_SCHEDDIFF_GC_EVERY 2 CACHE STRING "scheddiff-gc forces a collection at every N-th of the programs' allocations")
 set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 40 CACHE STRING
     "Allocations the default tier's alloc-faults case fails, one run each (the full tier fails every one)")
+# The undefined symbol a program that allocates collected memory fails to link on where the
+# target has no gc-roots: named once, in runtime/src/gc_refused.c.
+file(STRINGS "${ROOT}/runtime/src/gc_refused.c" _refusal REGEX "^extern void llgo_gc_is_not_supported[a-z_]*\\(")
+string(REGEX REPLACE "^extern void ([a-z_]+)\\(.*" "\\1" LLGO_WASM_GC_REFUSAL_SYMBOL "${_refusal}")
+if(NOT LLGO_WASM_GC_REFUSAL_SYMBOL MATCHES "^llgo_gc_is_not_supported")
+  message(FATAL_ERROR "runtime/src/gc_refused.c no longer declares the refusal symbol (extern void llgo_gc_is_not_supported...)")
+endif()
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
@@ -98,6 +105,19 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
+  if(TARGET gc_link_refused_${_cid})
+    # A backend without gc-roots: a program calling llgo_gc_alloc must fail to link, naming the
+    # refusal symbol (fixtures.cmake; docs/gc.md). The case runs the tree's own link of it, so
+    # such cases take the tree's build lock one at a time.
+    llgo_wasm_tier_labels(_tree_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
+    set(_refused gc-link-refused.${_variant}.${_backend})
+    add_test(NAME ${_refused}
+      COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_link_refused.py"
+              --symbol ${LLGO_WASM_GC_REFUSAL_SYMBOL} --output "$<TARGET_FILE:gc_link_refused_${_cid}>"
+              -- "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target gc_link_refused_${_cid})
+    set_tests_properties(${_refused} PROPERTIES LABELS "${_variant};${_backend};gc;${_tree_tier}"
+                         RESOURCE_LOCK "build-tree-${_variant}" TIMEOUT 600)
+  endif()
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     if(NOT TARGET blocking_${_cid} OR NOT "wasi-poll-audit" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES)
       continue()
