@@ -4,6 +4,8 @@
 # what the driver says about the target:
 #   bench_whole_programs_<cid> per single-worker context in its default stack mode: the four
 #            whole programs (bench/whole_programs.c), linked as a user's program is;
+#   bench_binary_trees_<cid> per such context that has gc-roots: binary-trees against the
+#            collector (bench/binary_trees.c);
 #   bench_hello_goroutines on the default context and stack mode (threaded targets too): the
 #            start-up and size program;
 #   bench_runtime_<cid> per single-worker backend (a context in a stack mode, fixtures.cmake:
@@ -51,6 +53,20 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     list(APPEND _bench_targets ${_exe})
     string(APPEND _bench_programs
       "{\"kind\":\"whole\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
+      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+  endif()
+  # binary-trees against the collector (bench/binary_trees.c), where it has one (gc-roots), on
+  # each such context in its default stack mode, linked as a user's program is.
+  if(_bench_backend STREQUAL _bench_ctx AND "gc-roots" IN_LIST LLGO_WASM_BACKEND_${_bench_cid}_CAPABILITIES)
+    set(_exe bench_binary_trees_${_bench_cid})
+    add_executable(${_exe} EXCLUDE_FROM_ALL "${ROOT}/bench/binary_trees.c")
+    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
+    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+      CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
+    list(APPEND _bench_targets ${_exe})
+    string(APPEND _bench_programs
+      "{\"kind\":\"binary-trees\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
       "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
   endif()
   # A context that merges modules (stack switching) is finished by the driver's link too.

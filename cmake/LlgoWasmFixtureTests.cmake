@@ -18,6 +18,11 @@
 #                                               LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS in the default
 #                                               tier (on the primary and every-case engines), up
 #                                               to LLGO_WASM_SCHEDDIFF_SEEDS in the full one
+#   scheddiff-gc.<variant>.<engine>.<backend>[.seeds-M-N]  the same with the programs' values in
+#                                               collected memory and a collection forced every
+#                                               LLGO_WASM_SCHEDDIFF_GC_EVERY-th allocation (a
+#                                               gc-roots backend; docs/gc.md): the first
+#                                               LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS by default
 #   alloc-faults.<variant>.<engine>.<backend>   each runtime allocation failing in turn ends in the
 #                                               documented fatal error (the primary engine;
 #                                               tests/harness/check_alloc_faults.py)
@@ -31,8 +36,18 @@ set(_variant "${LLGO_WASM_TARGET_VARIANT}")
 # Programs per engine run of the differential scheduler test (docs/reliability.md: the long run).
 set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per backend and engine in the full tier")
 set(LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS 200 CACHE STRING "Of those, the ones the default tier runs (on the primary engine)")
+set(LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS 40 CACHE STRING
+    "Random programs the default tier runs with their values in collected memory (scheddiff-gc)")
+set(LLGO_WASM_SCHEDDIFF_GC_EVERY 2 CACHE STRING "scheddiff-gc forces a collection at every N-th of the programs' allocations")
 set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 40 CACHE STRING
     "Allocations the default tier's alloc-faults case fails, one run each (the full tier fails every one)")
+# The undefined symbol a program that allocates collected memory fails to link on where the
+# target has no gc-roots: named once, in runtime/src/gc_refused.c.
+file(STRINGS "${ROOT}/runtime/src/gc_refused.c" _refusal REGEX "^extern void llgo_gc_is_not_supported[a-z_]*\\(")
+string(REGEX REPLACE "^extern void ([a-z_]+)\\(.*" "\\1" LLGO_WASM_GC_REFUSAL_SYMBOL "${_refusal}")
+if(NOT LLGO_WASM_GC_REFUSAL_SYMBOL MATCHES "^llgo_gc_is_not_supported")
+  message(FATAL_ERROR "runtime/src/gc_refused.c no longer declares the refusal symbol (extern void llgo_gc_is_not_supported...)")
+endif()
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 2 _ssize)
@@ -90,6 +105,19 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   foreach(_program IN LISTS _llgo_test_programs)
     llgo_add_test_program_cases(${_program} ${_backend} PROPERTIES ${_program_properties} CHECK_OPTIONS ${_program_checks})
   endforeach()
+  if(TARGET gc_link_refused_${_cid})
+    # A backend without gc-roots: a program calling llgo_gc_alloc must fail to link, naming the
+    # refusal symbol (fixtures.cmake; docs/gc.md). The case runs the tree's own link of it, so
+    # such cases take the tree's build lock one at a time.
+    llgo_wasm_tier_labels(_tree_tier ${LLGO_WASM_PROGRAM_CASES_TIER})
+    set(_refused gc-link-refused.${_variant}.${_backend})
+    add_test(NAME ${_refused}
+      COMMAND "${Python3_EXECUTABLE}" "${ROOT}/tests/harness/check_link_refused.py"
+              --symbol ${LLGO_WASM_GC_REFUSAL_SYMBOL} --output "$<TARGET_FILE:gc_link_refused_${_cid}>"
+              -- "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target gc_link_refused_${_cid})
+    set_tests_properties(${_refused} PROPERTIES LABELS "${_variant};${_backend};gc;${_tree_tier}"
+                         RESOURCE_LOCK "build-tree-${_variant}" TIMEOUT 600)
+  endif()
   foreach(_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
     if(NOT TARGET blocking_${_cid} OR NOT "wasi-poll-audit" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES)
       continue()
@@ -135,6 +163,27 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       add_test(NAME ${_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_command})
       set_tests_properties(${_name} PROPERTIES LABELS "${_labels};full")
       set(_tests ${_name})
+    endif()
+    if("gc-roots" IN_LIST LLGO_WASM_BACKEND_${_cid}_CAPABILITIES)
+      # The same programs with their values in collected memory and a collection forced at every
+      # LLGO_WASM_SCHEDDIFF_GC_EVERY-th of their allocations: the traces must not change
+      # (docs/gc.md). Collections cost a scan each, so the default tier runs fewer seeds.
+      set(_gc_name scheddiff-gc.${_variant}.${_engine}.${_backend})
+      set(_gc_command ${_command} --gc-every ${LLGO_WASM_SCHEDDIFF_GC_EVERY})
+      set(_gc_full ${LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS}:${LLGO_WASM_SCHEDDIFF_SEEDS})
+      if(_engine STREQUAL _primary OR LLGO_WASM_ENGINE_${_engine}_EVERY_CASE)
+        add_test(NAME ${_gc_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS} -- ${_gc_command})
+        add_test(NAME ${_gc_name}.seeds-${LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+                 COMMAND ${_check} --seeds ${_gc_full} -- ${_gc_command})
+        set_tests_properties(${_gc_name} PROPERTIES LABELS "${_labels};gc;${_tree_tier}")
+        set_tests_properties(${_gc_name}.seeds-${LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS}
+                             PROPERTIES LABELS "${_labels};gc;full")
+        list(APPEND _tests ${_gc_name} ${_gc_name}.seeds-${LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS}-${LLGO_WASM_SCHEDDIFF_SEEDS})
+      else()
+        add_test(NAME ${_gc_name} COMMAND ${_check} --seeds 0:${LLGO_WASM_SCHEDDIFF_SEEDS} -- ${_gc_command})
+        set_tests_properties(${_gc_name} PROPERTIES LABELS "${_labels};gc;full")
+        list(APPEND _tests ${_gc_name})
+      endif()
     endif()
     if(_engine STREQUAL _primary)
       # Each allocation failing in turn costs an engine start: the default tier fails a sample.

@@ -40,8 +40,9 @@ A preset the benchmarks build says what they do with it in its vendor entry
 "llgo-wasm/bench": {"jobs": [...]}, jobs of bench/run.py: "runtime" (the runtime benchmarks of its
 target), "driver" (the driver's benchmarks: it builds bench_driver), "corpus" (the real programs,
 built through its toolchain file), "stack-switching" (the stack-switching section, on Node 26) and
-"startup" (the hello-goroutines start-up and size rows of its target) and "whole" (the four whole
-programs of bench/whole_programs.c on its target, against the same programs in Go).
+"startup" (the hello-goroutines start-up and size rows of its target), "whole" (the four whole
+programs of bench/whole_programs.c on its target, against the same programs in Go) and
+"binary-trees" (bench/binary_trees.c against the collector, against the same program in Go).
 bench/run.sh builds them as the presets define them, in file order.
 """
 import json

@@ -23,6 +23,7 @@ from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program
 from .settings import FULL, QUICK, ROOT
 from .startup import bench_startup
 from .whole import bench_whole
+from .binary_trees import bench_binary_trees
 from .stack_switching import NODE26, bench_stack_switching, evaluate_stack_switching_targets, find_node26, \
     link_stack_switching
 from .targets import evaluate_targets
@@ -92,6 +93,7 @@ def main():
             add_missing("all Go benchmarks", "Go", "-", "-", str(error))
         bench_startup(args.build_prefix, node, wasi_runner, work_dir, settings)
         bench_whole(args.build_prefix, node, wasi_runner, work_dir, settings)
+        bench_binary_trees(args.build_prefix, node, wasi_runner, work_dir, settings)
     print("cpu kernel ...", file=sys.stderr)
     cpu_programs = runtime + ([p1["wide"]] if "wide" in p1 else []) + list(plain.values())
     for variant in dict.fromkeys(p.variant for p in cpu_programs):   # in order of discovery

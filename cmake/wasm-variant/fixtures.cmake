@@ -13,7 +13,8 @@
 #                         [INCLUDES <dirs>...] [OPTIONS <compile and link options>...]
 #                         [STACK_SIZE <bytes>]
 #                         [DEFAULT_EXTENSION_ONLY [ALSO_FOR_ENGINE <engine>]...]
-#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...] [RUNTIME_HEADERS])
+#                         [FULL_TIER] [FULL_TIER_EXTENSIONS <extension>...] [RUNTIME_HEADERS]
+#                         [NOT_BUILT])
 #     One executable per output extension the target's engines run (only the default one with
 #     DEFAULT_EXTENSION_ONLY, and the one of each ALSO_FOR_ENGINE): <name> with the default
 #     extension, <name>_<word> for another (<name>_mjs for an ES module: .mjs). Compiled and linked with
@@ -24,6 +25,8 @@
 #     LLGO_WASM_DRIVER_LINKED_MODULES (its final module is checked: LlgoWasmFixtureTests.cmake). A file of llgo-wasm
 #     itself that a link flag names
 #     (a pre-js, a JS library) relinks the program when it changes.
+#     NOT_BUILT: not part of the build (EXCLUDE_FROM_ALL, no module check): a program whose link
+#     a ctest case runs, e.g. one that must fail to link.
 #     RUNTIME_HEADERS: the sources include RUNTIME's own headers (its include directories), so
 #     they are compiled for that runtime alone (LlgoWasmSharedObjects.cmake); otherwise the
 #     objects are shared by every backend whose flags are the same.
@@ -69,7 +72,7 @@ function(llgo_wasm_program_for out name engine)
 endfunction()
 
 function(llgo_wasm_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS" "RUNTIME;STACK_SIZE"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEFAULT_EXTENSION_ONLY;FULL_TIER;RUNTIME_HEADERS;NOT_BUILT" "RUNTIME;STACK_SIZE"
                         "SOURCES;DEFINES;INCLUDES;OPTIONS;ALSO_FOR_ENGINE;FULL_TIER_EXTENSIONS;LIBRARIES")
   set(_link_files "")
   foreach(_flag IN LISTS LLGO_WASM_TARGET_LDFLAGS)
@@ -107,6 +110,9 @@ function(llgo_wasm_add_program name)
       set(_tier full)
     endif()
     llgo_wasm_program_exclusion(_exclusion ${_tier})
+    if(arg_NOT_BUILT)
+      set(_exclusion EXCLUDE_FROM_ALL)
+    endif()
     # One compile for every copy and every backend whose flags are these (LlgoWasmSharedObjects).
     set(_usage "")
     if(arg_RUNTIME_HEADERS)
@@ -127,7 +133,7 @@ function(llgo_wasm_add_program name)
     llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
       CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" STACKS "${LLGO_WASM_TARGET_STACKS}" STACK_SIZE "${arg_STACK_SIZE}"
       LINK_OPTIONS ${arg_OPTIONS})
-    if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
+    if("wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES AND NOT arg_NOT_BUILT)
       list(APPEND _linked ${_exe})
     endif()
   endforeach()
@@ -196,12 +202,24 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
       continue()
     endif()
     llgo_wasm_add_test_programs(${_cid} RUNTIME llgo_runtime_${_cid})
+    if(NOT "gc-roots" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
+      # Collected memory where no collector finds every root: the link must fail, naming why
+      # (runtime/src/gc_refused.c). Not built; its ctest case links it (LlgoWasmFixtureTests.cmake).
+      llgo_wasm_add_program(gc_link_refused_${_cid} SOURCES "${ROOT}/tests/gc/link_refused.c"
+                            RUNTIME llgo_runtime_${_cid} DEFAULT_EXTENSION_ONLY NOT_BUILT)
+    endif()
     if("single-worker" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       # The interpreter of random goroutine programs (single worker: it is not thread-safe): the
       # differential scheduler test and the allocator fault injection (LlgoWasmFixtureTests.cmake).
+      # Where a collector finds every root, its values can also live in collected memory
+      # (scheddiff --gc-every N: the garbage-collection differential, docs/gc.md).
       llgo_wasm_full_tier_extensions(_full_tier_extensions)
+      set(_scheddiff_defs)
+      if("gc-roots" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
+        set(_scheddiff_defs DEFINES SCHEDDIFF_GC=1)
+      endif()
       llgo_wasm_add_program(scheddiff_${_cid} SOURCES "${ROOT}/tests/runtime/scheddiff.c" RUNTIME llgo_runtime_${_cid}
-                            ${_full_tier_extensions})
+                            ${_scheddiff_defs} ${_full_tier_extensions})
     endif()
 
     if("engine-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)

@@ -551,10 +551,13 @@ size_t llgo_test_stack_size(void);
 unsigned char *llgo_test_stack_floor(size_t *bytes);
 size_t llgo_test_parked_stack_bytes(void);
 
-/* Collector figures (every collector implements them): collections run since the start, and the
- * bytes of collected heap the collector holds from the system (live objects and free space). */
+/* Collector figures (every collector implements them): collections run since the start, the
+ * bytes of collected heap the collector holds from the system (live objects and free space), and
+ * the longest collection so far in nanoseconds of llgo_nanotime (the collection itself, timed at
+ * the safepoint where every goroutine waits: a pause; bench/binary_trees.c reports it). */
 uint64_t llgo_test_gc_collections(void);
 size_t llgo_test_gc_heap_bytes(void);
+int64_t llgo_test_gc_max_pause_ns(void);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,13 @@
  * When. bdwgc never collects on its own (GC_disable): a collection inside an allocation
  * would run where wasm locals are not yet spilled to linear memory. llgo_gc_alloc asks for
  * one (llgo_gc_collect) when bdwgc's usual trigger holds, bytes allocated since the last
- * collection >= heap size / GC_free_space_divisor; the caller of llgo_gc_alloc must
- * therefore be at a safepoint (the runtime's allocation entry, after a context switch).
+ * collection >= heap size / GC_free_space_divisor, and llgo_gc_collect runs it at the
+ * runtime's safepoint, as the runtime's own collector does (llgo_gc_at_safepoint, gc.h): from a
+ * goroutine it switches out and the host loop collects, on the host it is left to the next
+ * switch. The single-worker scheduler defines llgo_gc_at_safepoint; the pthread backend does
+ * not (a weak reference, then NULL): there bdwgc collects in the calling thread and stops the
+ * others itself (natively; the selection never takes this file without gc-roots, but
+ * tests/gc_bdwgc runs it on every backend).
  */
 #include <gc.h>
 #include <gc_mark.h>
@@ -43,6 +48,8 @@ typedef void (*llgo_gc_root_fn)(void *lo, void *hi, void *ctx);
 void llgo_gc_for_each_root(llgo_gc_root_fn fn, void *ctx);
 void *llgo_gc_alloc(size_t size);
 void llgo_gc_collect(void);
+/* The runtime's safepoint (runtime/src/gc.h), absent on the pthread backend. */
+__attribute__((weak)) int llgo_gc_at_safepoint(void (*collect)(void));
 
 /* Below this heap size a collection is never due: a small program never collects. */
 #define LLGO_GC_MIN_TRIGGER ((size_t)256 * 1024)
@@ -109,11 +116,9 @@ static void register_this_thread(void) {
 static void register_this_thread(void) {}
 #endif
 
-void llgo_gc_collect(void) {
-  if (!initialised) {
-    gc_init();
-  }
-  register_this_thread();
+/* The collection itself: at the safepoint (on the host, no goroutine running), or in the calling
+ * thread where there is none. */
+static void collect_now(void) {
   /* bdwgc scans the running stack from its own frames up to here only. */
   volatile char here = 0;
   struct GC_stack_base saved, cut = {0};
@@ -125,6 +130,18 @@ void llgo_gc_collect(void) {
   GC_disable();
   GC_set_stackbottom(me, &saved);
   (void)here;
+}
+
+void llgo_gc_collect(void) {
+  if (!initialised) {
+    gc_init();
+  }
+  register_this_thread();
+  if (llgo_gc_at_safepoint != NULL) {
+    llgo_gc_at_safepoint(collect_now);
+  } else {
+    collect_now();
+  }
 }
 
 void *llgo_gc_alloc(size_t size) {

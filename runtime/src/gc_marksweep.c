@@ -3,7 +3,7 @@
  * gc_marksweep.c - the fallback collector behind llgo_gc_alloc/llgo_gc_collect: a small
  * conservative, non-moving mark-sweep of our own, to prove the roots and safepoints (docs/gc.md).
  * The preferred collector is bdwgc; a build that selects it (build tag llgo.gc_bdwgc) leaves this
- * file out and implements the same four functions (llgo_gc_alloc, llgo_gc_collect and the two
+ * file out and implements the same functions (llgo_gc_alloc, llgo_gc_collect and the three
  * test figures) over llgo_gc_for_each_root and llgo_gc_at_safepoint.
  *
  * Heap: small objects (up to 2 KiB) in spans of 64 KiB, one size class each, with a state byte
@@ -60,6 +60,7 @@ static struct {
   size_t allocated_since;   /* bytes allocated since the last collection */
   size_t trigger;           /* collect when allocated_since passes it */
   uint64_t collections;
+  int64_t max_pause_ns;     /* the longest collect() */
   void **mark_stack;
   size_t mark_count, mark_capacity;
 } heap;
@@ -207,6 +208,7 @@ void llgo_gc_collect(void) {
 
 uint64_t llgo_test_gc_collections(void) { return heap.collections; }
 size_t llgo_test_gc_heap_bytes(void) { return heap.heap_bytes; }
+int64_t llgo_test_gc_max_pause_ns(void) { return heap.max_pause_ns; }
 
 /* ---- mark ---- */
 
@@ -348,8 +350,13 @@ static size_t sweep(void) {
 
 /* Runs at a safepoint (gc.h): no goroutine runs. */
 static void collect(void) {
+  int64_t started = llgo_nanotime();
   llgo_gc_for_each_root(mark_root_range, NULL);
   size_t live = sweep();
+  int64_t pause = llgo_nanotime() - started;
+  if (pause > heap.max_pause_ns) {
+    heap.max_pause_ns = pause;
+  }
   heap.collections++;
   heap.allocated_since = 0;
   heap.trigger = live > MIN_TRIGGER ? live : MIN_TRIGGER;

@@ -36,3 +36,8 @@ size_t llgo_test_gc_heap_bytes(void) {
   LLGO_GC_REFUSED();
   return 0;
 }
+
+int64_t llgo_test_gc_max_pause_ns(void) {
+  LLGO_GC_REFUSED();
+  return 0;
+}

@@ -10,6 +10,9 @@
  *   roots-withheld     the same lists with a callback that pushes nothing: after one forced
  *                      collection the checksums no longer hold (proves the roots come only
  *                      through the callback, and that the check above can fail)
+ *   collects-at-safepoint  a forced collection from a goroutine runs on the host at the runtime's
+ *                      safepoint, and the goroutine resumes before the one already runnable
+ *                      (single-worker backends: the pthread backend has no safepoint)
  */
 #include "test_program.h"
 
@@ -35,10 +38,13 @@ typedef struct node {
 
 static node **roots;           /* LISTS slots in the libc heap (calloc): not a bdwgc root */
 static int withhold_roots;
+static int roots_asked, roots_asked_in_goroutine; /* calls of the root callback, and in a goroutine */
 
 /* TEST STUB, not the runtime's: until the gc-roots branch lands, the only roots the runtime
  * would report are these slots. */
 void llgo_gc_for_each_root(llgo_gc_root_fn fn, void *ctx) {
+  roots_asked++;
+  roots_asked_in_goroutine += llgo_current_g() != NULL;
   if (!withhold_roots && roots != NULL) {
     fn(roots, roots + LISTS, ctx);
   }
@@ -169,7 +175,32 @@ static int garbage_reclaimed(int argc, char **argv) {
   return bounded ? 0 : 1;
 }
 
+static int other_ran;
+
+static void other_goroutine(void *arg) {
+  (void)arg;
+  other_ran = 1;
+}
+
+/* A forced collection from a goroutine runs at the runtime's safepoint (llgo_gc_at_safepoint):
+ * the goroutine switches out, the host loop collects (no goroutine running, so the root
+ * callback sees none) and resumes it before the runnable goroutine already queued. */
+static int collects_at_safepoint(int argc, char **argv) {
+  (void)argc, (void)argv;
+  llgo_go(other_goroutine, NULL);
+  GC_word before = GC_get_gc_no();
+  llgo_gc_collect();
+  REQUIRE(GC_get_gc_no() > before);
+  printf("a collection from a goroutine: root callback called %s, %s\n",
+         roots_asked > 0 && roots_asked_in_goroutine == 0 ? "on the host only" : "IN A GOROUTINE (no safepoint)",
+         other_ran ? "ANOTHER GOROUTINE RAN FIRST" : "the goroutine resumed first");
+  llgo_gosched();
+  REQUIRE(other_ran);
+  return 0;
+}
+
 static const test_case cases[] = {
+    {"collects-at-safepoint", collects_at_safepoint, NULL},
     {"lists-survive", lists_survive, NULL},
     {"garbage-reclaimed", garbage_reclaimed, NULL},
     {"roots-withheld", roots_withheld, NULL},

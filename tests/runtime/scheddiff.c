@@ -10,6 +10,11 @@
  *   scheddiff --fail-allocation N PROGRAM...   the same, with the runtime's N-th allocation
  *                          failing (llgo_test_fail_allocation): the fault-injection test
  *                          (tests/harness/check_alloc_faults.py) runs each N in turn.
+ *   scheddiff --gc-every N PROGRAM...   the same programs with their values in collected memory
+ *                          and a collection forced at every N-th of their allocations
+ *                          (llgo_gc_alloc, llgo_gc_collect; built with SCHEDDIFF_GC, where the
+ *                          target has the gc-roots capability): the garbage-collection
+ *                          differential (docs/gc.md). The trace must not change.
  *
  * A program is a block of operations, written as letter, id and, for the compound ones, a block
  * in brackets (ids are unique in a program and name the events):
@@ -33,6 +38,20 @@
  * code would. Every goroutine's first deferred call recovers whatever reaches it and prints
  * "g<id>=<message>" (id 0: the program's root goroutine), so no panic ends the process and
  * every goroutine ends. Only the public API (llgo_runtime.h) is used.
+ *
+ * With --gc-every, every operation that can hold a value across a switch holds one in collected
+ * memory, each reachable from exactly one root kind of llgo_gc_for_each_root (docs/gc.md), and
+ * checks it where Go code would use it: a yield's and a recursion's value in locals (the
+ * goroutine's stack or saved Asyncify data), a goroutine's start record (its argument), a
+ * deferred call's argument, a panic's message, a wait's result sent by the goroutine's end on an
+ * unbuffered channel (a blocked sender's or a woken receiver's value: waiters), an event's value
+ * in the program's buffered channel and in a timer's argument (drained and checked after the
+ * program, behind one more collection), and a value in static data. A check word is the first
+ * word of each value, which a sweep overwrites with its free-list link, so a value freed while
+ * reachable shows at once as an event "lost<id>-<what>" the model never has (or a crash). The
+ * scheduling is the same: a wait's result channel parks and readies exactly where the signal
+ * slot does (its sender parks only after its last event, and emits nothing after), and a
+ * forced collection resumes its goroutine before the run queue.
  */
 #include "llgo_runtime.h"
 
@@ -43,6 +62,9 @@
 #include <string.h>
 
 enum { MAX_OPS = 4096, MAX_SLOTS = 1024, TRACE_BYTES = 1 << 16 };
+
+/* --gc-every N: 0 when off. */
+static long gc_every;
 
 typedef struct op {
   char kind;
@@ -60,12 +82,16 @@ typedef struct slot {
 } slot;
 
 typedef struct goroutine_start {
+  uintptr_t check;       /* START_CHECK (in collected memory with --gc-every) */
   const op *owner;       /* the op that started it; NULL for the root */
   const op *body;
   int body_len;
   int has_defers;
   slot *signal;          /* signalled when the goroutine ends, or NULL */
+  llgo_chan *result;     /* --gc-every: a value is sent here when the goroutine ends, or NULL */
 } goroutine_start;
+
+#define START_CHECK ((uintptr_t)0x57a27ed1u)
 
 static op ops[MAX_OPS];
 static int op_count;
@@ -84,9 +110,132 @@ static _Noreturn void die(const char *what, const char *where) {
   exit(64);
 }
 
+static void emit(const char *format, int id, const char *text);
+
+/* ---- values in collected memory (--gc-every) ---- */
+
+/* A value: its first word is a check a sweep overwrites (the free-list link), then its id. */
+typedef struct gc_value {
+  uintptr_t check;
+  int id;
+  const op *o;           /* a deferred call's op */
+} gc_value;
+
+static uintptr_t check_of(char what, int id) {
+  return (uintptr_t)0x5ca1ab1eu ^ ((uintptr_t)(unsigned)id << 8) ^ (uintptr_t)(unsigned char)what;
+}
+
+static const char *value_name(char what) {
+  switch (what) {
+    case 'y': return "local";
+    case 'k': return "deep-local";
+    case 'w': return "wait-result";
+    case 'e': return "channel-buffer";
+    case 't': return "timer-argument";
+    case 'd': return "deferred-argument";
+    case 'g': return "static";
+    default: return "value";
+  }
+}
+
+#ifdef SCHEDDIFF_GC
+static long gc_allocations;
+
+/* `size` bytes of collected memory; every gc_every-th allocation is followed by a collection
+ * (the new block is then only in this frame's locals). */
+static void *gc_bytes(size_t size) {
+  void *block = llgo_gc_alloc(size);
+  if (++gc_allocations % gc_every == 0) {
+    llgo_gc_collect();
+  }
+  return block;
+}
+
+static void gc_collect(void) { llgo_gc_collect(); }
+#else
+/* Where the target has no gc-roots the collector's functions do not link (gc_refused.c). */
+static _Noreturn void gc_not_built(void) {
+  die("built without SCHEDDIFF_GC (the target has no gc-roots capability)", "--gc-every");
+}
+
+static void *gc_bytes(size_t size) {
+  (void)size;
+  gc_not_built();
+}
+
+static void gc_collect(void) { gc_not_built(); }
+#endif
+
+static gc_value *gc_new(char what, int id) {
+  gc_value *v = gc_bytes(sizeof *v);
+  v->check = check_of(what, id);
+  v->id = id;
+  return v;
+}
+
+/* Emits "lost<id>-<what>" unless `v` is still the value made by gc_new(what, id). */
+static int gc_check(const gc_value *v, char what, int id) {
+  if (v->check == check_of(what, id) && v->id == id) return 1;
+  emit("lost%d-%s", id, value_name(what));
+  return 0;
+}
+
+/* Per program: the events' channel and timers, the waits' channels, a value in static data. */
+enum { MAX_TIMERS = MAX_OPS };
+static llgo_chan *gc_events;
+static llgo_timer *gc_timers[MAX_TIMERS];
+static int gc_timer_count, gc_timers_fired, gc_timer_args_lost;
+static llgo_chan *gc_wait_chans[MAX_SLOTS];
+static int gc_wait_chan_count;
+static gc_value *gc_static_value;
+
+static void gc_timer_fired(void *arg, int64_t now) {
+  (void)now;
+  const gc_value *v = arg;
+  gc_timers_fired++;
+  if (v->check != check_of('t', v->id)) gc_timer_args_lost++;
+}
+
+/* An event's values: one in the program's buffered channel, one a timer's argument. */
+static __attribute__((noinline)) void gc_event_values(int id) {
+  gc_value *v = gc_new('e', id);
+  llgo_chan_send(gc_events, &v);  /* buffered with room: never blocks */
+  if (gc_timer_count == MAX_TIMERS) die("too many timers", "");
+  llgo_timer *t = llgo_timer_new(gc_timer_fired, gc_new('t', id));
+  gc_timers[gc_timer_count++] = t;
+  llgo_timer_start(t, llgo_when(1000000), 0);
+}
+
+static __attribute__((noinline)) void gc_program_begin(int index) {
+  gc_events = llgo_chan_make(sizeof(gc_value *), MAX_OPS);
+  gc_timer_count = gc_timers_fired = gc_timer_args_lost = 0;
+  gc_wait_chan_count = 0;
+  gc_static_value = gc_new('g', index);
+}
+
+/* After the program's goroutines ended: one more collection while the events' values are only in
+ * the channel's buffer and the timers, then every value checked. */
+static __attribute__((noinline)) void gc_program_end(int index) {
+  gc_collect();
+  while (gc_timers_fired < gc_timer_count) llgo_sleep(1000000);
+  if (gc_timer_args_lost > 0) emit("lost%d-%s", gc_timer_args_lost, value_name('t'));
+  gc_value *v;
+  int ok;
+  while (llgo_chan_try_recv(gc_events, &v, &ok)) gc_check(v, 'e', v->id);
+  gc_check(gc_static_value, 'g', index);
+  gc_static_value = NULL;
+  for (int i = 0; i < gc_timer_count; i++) llgo_timer_free(gc_timers[i]);
+  for (int i = 0; i < gc_wait_chan_count; i++) llgo_chan_free(gc_wait_chans[i]);
+  llgo_chan_free(gc_events);
+}
+
 static void emit(const char *format, int id, const char *text) {
   char event[64];
   int n = snprintf(event, sizeof event, format, id, text);
+  if (n >= (int)sizeof event) n = (int)sizeof event - 1;
+  for (int i = 0; i < n; i++) {
+    if (event[i] <= ' ' || event[i] > '~') event[i] = '?';  /* a lost message's bytes */
+  }
   if (trace_len + (size_t)n + 2 >= sizeof trace) die("trace too long", "");
   if (trace_len > 0) trace[trace_len++] = ' ';
   memcpy(trace + trace_len, event, (size_t)n);
@@ -166,6 +315,11 @@ static void run_function(const op *block, int length, int has_defers) {
 
 static void deferred_call(void *arg) {
   const op *o = arg;
+  if (gc_every > 0) {
+    const gc_value *v = arg;  /* its argument only held by the deferred call's record */
+    if (v->check != check_of('d', v->id)) die("a deferred call's argument was lost", "d");
+    o = v->o;
+  }
   emit("d%d%s", o->id, "");
   run_function(o->body, o->body_len, o->has_defers);
 }
@@ -190,13 +344,21 @@ static void wait_slot(slot *s) {
 static void finish_goroutine(void *arg) {
   const goroutine_start *start = arg;
   const char *message = llgo_recover();
-  emit("g%d=%s", start->owner == NULL ? 0 : start->owner->id, message == NULL ? "nil" : message);
+  int id = start->owner == NULL ? 0 : start->owner->id;
+  emit("g%d=%.15s", id, message == NULL ? "nil" : message);
+  if (start->result != NULL) {
+    /* Parks if its waiter is not receiving yet (a blocked sender's value), else hands the value
+     * to the parked waiter (a woken receiver's value); either way after its last event. */
+    gc_value *v = gc_new('w', id);
+    llgo_chan_send(start->result, &v);
+  }
   if (start->signal != NULL) signal_slot(start->signal);
   if (--live_goroutines == 0 && main_waiting) llgo_ready(main_g);
 }
 
 static void goroutine_entry(void *arg) {
   const goroutine_start *start = arg;
+  if (start->check != START_CHECK) die("a goroutine's start record was lost", "s");
   llgo_defer_frame frame;
   if (llgo_defer_begin(&frame)) {
     llgo_defer(&frame, finish_goroutine, arg);
@@ -205,10 +367,13 @@ static void goroutine_entry(void *arg) {
   llgo_defer_end(&frame);
 }
 
-static void spawn(const op *owner, const op *body, int length, int has_defers, slot *signal) {
+static void spawn(const op *owner, const op *body, int length, int has_defers, slot *signal,
+                  llgo_chan *result) {
   if (start_count > MAX_OPS) die("too many goroutines", "");
-  goroutine_start *start = &starts[start_count++];
-  *start = (goroutine_start){owner, body, length, has_defers, signal};
+  start_count++;
+  /* With --gc-every, only the new goroutine's argument holds its start record until it runs. */
+  goroutine_start *start = gc_every > 0 ? gc_bytes(sizeof *start) : &starts[start_count - 1];
+  *start = (goroutine_start){START_CHECK, owner, body, length, has_defers, signal, result};
   live_goroutines++;
   llgo_go(goroutine_entry, start);
 }
@@ -217,7 +382,9 @@ static int recurse(int frames, int id) {
   volatile char pad[48];
   pad[0] = (char)frames;
   if (frames <= 0) {
+    gc_value *v = gc_every > 0 ? gc_new('k', id) : NULL;
     llgo_gosched();
+    if (v != NULL) gc_check(v, 'k', id);
     emit("k%d%s", id, "");
     return pad[0];
   }
@@ -299,17 +466,37 @@ static void run_ops(const op *block, int length, llgo_defer_frame *frame) {
   for (int i = 0; i < length; i++) {
     const op *o = &block[i];
     switch (o->kind) {
-      case 'e': emit("e%d%s", o->id, ""); break;
-      case 'y': llgo_gosched(); emit("y%d%s", o->id, ""); break;
-      case 's': spawn(o, o->body, o->body_len, o->has_defers, NULL); break;
+      case 'e':
+        if (gc_every > 0) gc_event_values(o->id);
+        emit("e%d%s", o->id, "");
+        break;
+      case 'y': {
+        gc_value *v = gc_every > 0 ? gc_new('y', o->id) : NULL;  /* in locals only */
+        llgo_gosched();
+        if (v != NULL) gc_check(v, 'y', o->id);
+        emit("y%d%s", o->id, "");
+        break;
+      }
+      case 's': spawn(o, o->body, o->body_len, o->has_defers, NULL, NULL); break;
       case 'w':
       case 'W': {
         if (slot_count == MAX_SLOTS) die("too many waits", "");
-        slot *s = &slots[slot_count++];
-        *s = (slot){0, NULL};
-        spawn(o, o->body, o->body_len, o->has_defers, s);
-        if (o->kind == 'W') llgo_gosched();
-        wait_slot(s);
+        if (gc_every > 0) {
+          llgo_chan *result = llgo_chan_make(sizeof(gc_value *), 0);
+          gc_wait_chans[gc_wait_chan_count++] = result;
+          spawn(o, o->body, o->body_len, o->has_defers, NULL, result);
+          if (o->kind == 'W') llgo_gosched();
+          gc_value *v;
+          llgo_chan_recv(result, &v);
+          gc_check(v, 'w', o->id);
+          slot_count++;
+        } else {
+          slot *s = &slots[slot_count++];
+          *s = (slot){0, NULL};
+          spawn(o, o->body, o->body_len, o->has_defers, s, NULL);
+          if (o->kind == 'W') llgo_gosched();
+          wait_slot(s);
+        }
         emit("w%d%s", o->id, "");
         break;
       }
@@ -319,14 +506,27 @@ static void run_ops(const op *block, int length, llgo_defer_frame *frame) {
         break;
       case 'd':
         if (frame == NULL) die("defer outside a function with defers", "");
-        llgo_defer(frame, deferred_call, (void *)o);
+        if (gc_every > 0) {
+          gc_value *v = gc_new('d', o->id);
+          v->o = o;
+          llgo_defer(frame, deferred_call, v);
+        } else {
+          llgo_defer(frame, deferred_call, (void *)o);
+        }
         break;
       case 'r': {
         const char *message = llgo_recover();
-        emit("r%d=%s", o->id, message == NULL ? "nil" : message);
+        emit("r%d=%.15s", o->id, message == NULL ? "nil" : message);
         break;
       }
-      case 'p': llgo_panic(o->message);
+      case 'p':
+        if (gc_every > 0) {
+          /* The message in collected memory from its first byte: a sweep overwrites its text. */
+          char *message = gc_bytes(sizeof o->message);
+          memcpy(message, o->message, sizeof o->message);
+          llgo_panic(message);
+        }
+        llgo_panic(o->message);
       case 'x': llgo_goexit();
       case 'k': recurse(o->depth, o->id); break;
       case 'b': workout(); emit("b%d%s", o->id, ""); break;
@@ -344,12 +544,14 @@ static int scheddiff_main(int argc, char **argv) {
     trace_len = 0;
     int has_defers = 0;
     for (int i = 0; i < length; i++) has_defers |= program[i].kind == 'd';
-    spawn(NULL, program, length, has_defers, NULL);
+    if (gc_every > 0) gc_program_begin(index - 1);
+    spawn(NULL, program, length, has_defers, NULL, NULL);
     while (live_goroutines > 0) {
       main_waiting = 1;
       llgo_park();
       main_waiting = 0;
     }
+    if (gc_every > 0) gc_program_end(index - 1);
     printf("%d %.*s\n", index - 1, (int)trace_len, trace);
     fflush(stdout);
   }
@@ -358,6 +560,12 @@ static int scheddiff_main(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 3 && strcmp(argv[1], "--gc-every") == 0) {
+    gc_every = atol(argv[2]);
+    if (gc_every <= 0) die("--gc-every needs a positive count", argv[2]);
+    argv[2] = argv[0];
+    return llgo_run_main(scheddiff_main, argc - 2, argv + 2);
+  }
   if (argc >= 3 && strcmp(argv[1], "--fail-allocation") == 0) {
     llgo_test_fail_allocation(atol(argv[2]));  /* counted from here: llgo_run_main's own too */
     argv[2] = argv[0];
