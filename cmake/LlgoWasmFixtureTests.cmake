@@ -31,7 +31,7 @@ set(_variant "${LLGO_WASM_TARGET_VARIANT}")
 # Programs per engine run of the differential scheduler test (docs/reliability.md: the long run).
 set(LLGO_WASM_SCHEDDIFF_SEEDS 1000 CACHE STRING "Random programs per backend and engine in the full tier")
 set(LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS 200 CACHE STRING "Of those, the ones the default tier runs (on the primary engine)")
-set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 40 CACHE STRING
+set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 24 CACHE STRING
     "Allocations the default tier's alloc-faults case fails, one run each (the full tier fails every one)")
 list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
 list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)
@@ -155,14 +155,19 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
     set(_name fixture.${_variant}.${_engine}.${_backend})
-    # A sampled engine (a browser: a start each) runs the normal mode in the default tier, the
-    # failing modes in the full one; the other engines run every mode in both.
+    # A sampled engine (a browser: a start each) runs the normal mode in the default tier on the
+    # target's primary backend, the failing modes and the other backends in the full one; the
+    # other engines run every mode in both.
     set(_modes_tier "")
+    set(_ok_tier "")
     if(LLGO_WASM_ENGINE_${_engine}_SAMPLED)
       set(_modes_tier full)
+      if(NOT _backend STREQUAL LLGO_WASM_PRIMARY_BACKEND)
+        set(_ok_tier full)
+      endif()
     endif()
     llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture demo ${_backend} COMMAND ${_command} EXIT 0
+      LABELS fixture demo ${_backend} ${_ok_tier} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"
