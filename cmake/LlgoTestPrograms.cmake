@@ -127,9 +127,11 @@ function(llgo_wasm_add_test_programs cid)
         endforeach()
       endif()
     endif()
-    # Copies only the full tier runs (the other engines run the SAMPLED_ENGINE_CASES by default).
+    # Copies only the full tier runs (the other engines run the SAMPLED_ENGINE_CASES by default,
+    # on the primary backend only).
     set(full_tier_extensions "")
-    if(NOT sampled_cases)
+    string(REPLACE "-" "_" primary_cid "${LLGO_WASM_PRIMARY_BACKEND}")
+    if(NOT sampled_cases OR NOT cid STREQUAL primary_cid)
       llgo_wasm_full_tier_extensions(full_tier_extensions)
     endif()
     get_property(options GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_OPTIONS)
@@ -157,11 +159,19 @@ endfunction()
 #   - the target's primary engine (llgo_wasm_primary_engine) and every engine marked every-case
 #     (a standalone runtime: WasmEdge) run every case;
 #   - another engine that is not sampled runs every case too, in the full tier, and in the default
-#     tier the SAMPLED_ENGINE_CASES (a representative subset of what a second loader shows);
-#   - a sampled engine (a browser) runs the SAMPLED_ENGINE_CASES only, in both tiers.
+#     tier the SAMPLED_ENGINE_CASES (a representative subset of what a second loader shows) on the
+#     target's primary backend (LLGO_WASM_PRIMARY_BACKEND, fixtures.cmake);
+#   - a sampled engine (a browser) runs the SAMPLED_ENGINE_CASES only: in the default tier on the
+#     primary backend, on the others in the full tier.
 # A case file's "timing" case is full-tier and runs serially; "tier": "full" makes a case
 # full-tier; LLGO_WASM_PROGRAM_CASES_TIER=full makes every case of the tree full-tier.
 # Extra test properties: PROPERTIES ...; extra check_run options for every case: CHECK_OPTIONS ...
+# The hang guard of one test-program case (check_run --timeout): at least 10x the slowest case's
+# time on a quiet machine (stacks' shared-parked-shallow-after-deep under WasmEdge's interpreter:
+# 20 s of CPU, 40 s wall quiet; it timed out at the former 120 s with the load at 19). Below
+# ctest's own 600 s, so a hang is reported by check_run, with what the program printed.
+set(LLGO_WASM_PROGRAM_CASE_TIMEOUT 500 CACHE STRING "Seconds a test-program case may run before check_run stops it as hung")
+
 function(llgo_add_test_program_cases name ctx)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PROPERTIES;CHECK_OPTIONS")
   get_property(case_file GLOBAL PROPERTY LLGO_TEST_PROGRAM_${name}_CASES)
@@ -256,6 +266,10 @@ function(llgo_add_test_program_cases name ctx)
       if(NOT in_sample AND engine_tier STREQUAL "full")
         set(tier full)
       endif()
+      if(NOT engine STREQUAL primary AND NOT LLGO_WASM_ENGINE_${engine}_EVERY_CASE AND
+         NOT ctx STREQUAL "${LLGO_WASM_PRIMARY_BACKEND}")
+        set(tier full)
+      endif()
       if(LLGO_WASM_PROGRAM_CASES_TIER STREQUAL "full")
         set(tier full)
       endif()
@@ -265,7 +279,7 @@ function(llgo_add_test_program_cases name ctx)
       endif()
       llgo_wasm_tier_labels(tier_labels ${tier} ${timing_option})
       add_test(NAME ${test} COMMAND ${LLGO_WASM_CHECK_RUN} --case-file "${case_file}" --case ${case}
-               --where ${variant}/${ctx} --capabilities ${capabilities} ${provides_options} --timeout 120 --program "${program_file}"
+               --where ${variant}/${ctx} --capabilities ${capabilities} ${provides_options} --timeout ${LLGO_WASM_PROGRAM_CASE_TIMEOUT} --program "${program_file}"
                ${engine_env} ${arg_CHECK_OPTIONS} -- ${command} ${case})
       set_tests_properties(${test} PROPERTIES LABELS "${labels};${tier_labels}")
       if(timing_option)

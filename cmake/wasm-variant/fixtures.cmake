@@ -37,7 +37,8 @@
 #     (LlgoWasmTestTiers.cmake).
 #   llgo_wasm_program_for(<out> <name> <engine>)   the executable of <name> that <engine> runs
 #
-# Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, and for each id
+# Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, LLGO_WASM_PRIMARY_BACKEND
+# (the target's default context in its default stack mode), and for each id
 # LLGO_WASM_BACKEND_<id>_CONTEXT, LLGO_WASM_BACKEND_<id>_STACKS and LLGO_WASM_BACKEND_<id>_CAPABILITIES
 # (what the backend does: LLGO_WASM_TARGET_CAPABILITIES, LlgoWasmTargetFacts.cmake);
 # LLGO_WASM_SWITCH_PATH_BACKENDS: the raw post-link Asyncify backends whose switch path is checked
@@ -148,6 +149,10 @@ if(NOT LLGO_WASM_DEMO_ONLY)
 endif()
 
 set(LLGO_WASM_FIXTURE_BACKENDS "")
+# The target's primary backend: its default context in its default stack mode (the backend id is
+# the context's name). A sampled engine (a browser) runs its cases there in the default tier, and
+# on the other backends in the full tier (LlgoTestPrograms.cmake, LlgoWasmFixtureTests.cmake).
+set(LLGO_WASM_PRIMARY_BACKEND "${LLGO_WASM_TARGET_CONTEXT}")
 set(_llgo_installable "")
 foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx})

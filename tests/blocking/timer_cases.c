@@ -425,20 +425,33 @@ static void sleep_then_log(void *unused) {
   llgo_waitgroup_done(&order_sleeper_done);
 }
 
-/* A Sleep(d) started before a time.After(d) fires first: its goroutine is
- * readied first and runs first, as in Go (on the single worker a Sleep takes
- * its deadline from the next clock reading, and starting a timer is one:
- * timer.c). Single worker only: on the pthread backend both are threads,
- * woken microseconds apart, and either may log first. */
+static void log_timer_fired(void *unused) {
+  (void)unused;
+  order_log[atomic_fetch_add(&order_count, 1)] = 'T';
+  llgo_waitgroup_done(&order_sleeper_done);
+}
+
+/* A Sleep(d) started before a timer of the same d fires first: on the single
+ * worker a Sleep takes its deadline from the next clock reading, and starting a
+ * timer is one (timer.c), so both get the same deadline and fire in one pass,
+ * in start order: the sleeper is readied, then the AfterFunc's goroutine is
+ * started, and the run queue runs them in that order. A Sleep stamped from a
+ * later reading than the timer would fire after it (the heap orders by
+ * deadline). The timer is an AfterFunc, not a time.After received by main:
+ * a receive that comes after the deadline (main descheduled by a busy machine
+ * for 20 ms) takes the value without parking and logs before the readied
+ * sleeper runs, which says nothing about the deadlines (Go's runtime, which
+ * runs the last goroutine readied first, prints TS for either form).
+ * Single worker only: on the pthread backend both are threads, woken
+ * microseconds apart, and either may log first. */
 static int sleep_before_timer_of_same_duration_fires_first(int argc, char **argv) {
   (void)argc, (void)argv;
-  llgo_waitgroup_add(&order_sleeper_done, 1);
+  llgo_waitgroup_add(&order_sleeper_done, 2);
   llgo_go(sleep_then_log, NULL);
   wait_parked(&order_sleeper); /* in its Sleep */
-  llgo_chan *after = llgo_time_after(20 * MS);
-  llgo_chan_recv(after, NULL);
-  order_log[atomic_fetch_add(&order_count, 1)] = 'T';
+  llgo_timer *timer = llgo_time_after_func(20 * MS, log_timer_fired, NULL);
   llgo_waitgroup_wait(&order_sleeper_done);
+  llgo_timer_free(timer);
   printf("%.*s\n", (int)atomic_load(&order_count), order_log);
   return 0;
 }

@@ -71,7 +71,7 @@ std::vector<std::string> binaryen_function_names(const WasmModuleSummary& module
   std::vector<std::string> names(total);
   if (module.function_names.empty()) {
     // No names at all (emcc's wasm-emscripten-finalize drops them before its wasm-opt run):
-    // Binaryen 120 and 132 both call the i-th defined function "i".
+    // Binaryen 120 and 131 both call the i-th defined function "i".
     for (size_t defined = 0; defined < module.defined_function_count; ++defined) {
       names[module.imported_function_count + defined] = std::to_string(defined);
     }

@@ -86,7 +86,7 @@ AsyncifyAnalysis analyse_asyncify(const WasmModuleSummary& module, const Asyncif
 // Binaryen's String::wildcardMatch: '*' matches any sequence of characters.
 bool asyncify_pattern_matches(const std::string& pattern, const std::string& value);
 
-// The names Binaryen 120 and 132 give the module's functions, where both agree and the name
+// The names Binaryen 120 and 131 give the module's functions, where both agree and the name
 // survives Binaryen's list parsing unchanged; "" otherwise.  Indexed by function index.  A
 // module without function names gets Binaryen's numbering ("0", "1", ... for defined functions).
 std::vector<std::string> binaryen_function_names(const WasmModuleSummary& module);

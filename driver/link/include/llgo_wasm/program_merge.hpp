@@ -20,7 +20,7 @@
 namespace llgo_wasm {
 
 // The oldest Binaryen the merge is tested with (its stack-switching text format changed before).
-inline constexpr int kMinimumMergeBinaryenVersion = 132;
+inline constexpr int kMinimumMergeBinaryenVersion = 131;
 
 // The name the linked program has in wasm-merge (what merged modules import from).
 inline constexpr std::string_view kMergedProgramName = "llgo_program";
