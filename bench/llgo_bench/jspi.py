@@ -1,13 +1,13 @@
 """JSPI (context `jspi` on J32, issue 28): the figures the backend is judged by, beside raw
 Asyncify (the J32 `asyncify` backend, shared stacks) and Go js/wasm in the same run.
 
-On this run's Node (24): yield with G=2 at depths 1, 10, 30 and 50 (the runtime job measures
-depths 1 and 10 of every program; this adds the deeper ones for jspi, raw Asyncify and each Go's
-js/wasm build), memory per parked goroutine with 16 KiB stacks in linear memory and in process
-resident memory (an engine's own stacks included), and the module (`.wasm` and emcc's `.js`)
-against the same program linked without context support. spawn+exit and the CPU kernel are the
-runtime job's rows. In headless Chromium (the target's browser engine, the `.mjs` build): yield
-at the same depths and the module sizes, jspi against raw Asyncify.
+On this run's Node (24): yield with G=2 at depths 1, 10, 30 and 50 of jspi, raw Asyncify and each
+Go's js/wasm build, round-robin by process (bench "jspi yield": a change of load hits them alike),
+memory per parked goroutine with 16 KiB stacks in linear memory and in process resident memory
+(an engine's own stacks included), and the module (`.wasm` and emcc's `.js`) against the same
+program linked without context support. spawn+exit and the CPU kernel are the runtime job's
+rows. In headless Chromium (the target's browser engine, the `.mjs` build): the same yields,
+round-robin with Go js/wasm in a page of its own, and the module sizes.
 
 Then the comparisons (ratios without a limit) and the issue's target: jspi's yield at depth 10
 and at depth 50 <= 0.5x Go js/wasm's runtime.Gosched at the same depth (the faster Go)."""
@@ -18,14 +18,17 @@ import sys
 
 from .go import go_anchor_row, go_label
 from .programs import Program, wasm_file_of
+from .programs import BenchError
 from .results import add_comparison, add_missing, add_ratio_target, add_row, find_row, rows
-from .runtime import bench_parked_resident, bench_yield_depths
-from .settings import ROOT, YIELD_DEPTHS
+from .runtime import bench_parked_resident
+from .settings import ROOT
 
 VARIANT = "J32"
 BACKEND = "jspi"
 BASELINE = "asyncify"
 DEPTHS = [1, 10, 30, 50]
+YIELD = "jspi yield"   # the rows of interleaved_yields (bench "yield" is the runtime job's, one program at a time)
+ROUNDS = 3             # interleaved_yields: processes per program and depth, round-robin
 
 
 # A page that runs a Go js/wasm program with Go's own wasm_exec.js (which writes the program's
@@ -99,14 +102,41 @@ def jspi_compares_with(program):
         program.variant == "Go js/wasm"
 
 
+def interleaved_yields(programs, settings):
+    """yield with G=2 at every depth of DEPTHS for every program, round-robin by process (ROUNDS
+    rounds; each process drops its first repetition), so that a change of the machine's load
+    hits every program and depth alike: rows of bench YIELD."""
+    samples, failed = {}, {}
+    reps = max(1, settings["yield_reps"] // ROUNDS) + 1
+    for _ in range(ROUNDS):
+        for depth in DEPTHS:
+            for program in programs:
+                key = (id(program), depth)
+                if key in failed:
+                    continue
+                try:
+                    results = program.results("yield", 2, depth, settings["yield_total"] // 2, reps, warmup=1)
+                    samples.setdefault(key, []).extend(r["ns"] for r in results)
+                except BenchError as error:
+                    failed[key] = str(error)
+    for program in programs:
+        for depth in DEPTHS:
+            key, params = (id(program), depth), f"G=2 depth={depth}"
+            if key in failed:
+                add_missing(YIELD, program.variant, program.backend, params, failed[key])
+            else:
+                add_row(YIELD, program.variant, program.backend, params, samples[key], "ns/yield",
+                        note=f"round-robin with the other {YIELD} rows of its engine")
+
+
 def bench_jspi(runtime, others, go_programs, settings, work_dir):
     node = [p for p in runtime if p.variant == VARIANT and p.backend in (BACKEND, BASELINE)]
     if not any(p.backend == BACKEND for p in node):
         add_missing("jspi", VARIANT, BACKEND, "-", f"no {VARIANT} {BACKEND} benchmark program (the j32 preset's)")
-    deeper = [d for d in DEPTHS if d not in YIELD_DEPTHS]
-    for program in node + [g for g in go_programs if g.variant == "Go js/wasm"]:
-        print(f"  {program.variant}/{program.backend}: yield at depths {deeper}", file=sys.stderr)
-        bench_yield_depths(program, deeper, settings)
+    go_js = [g for g in go_programs if g.variant == "Go js/wasm"]
+    print(f"  Node: yield at depths {DEPTHS}, round-robin: " + ", ".join(f"{p.variant}/{p.backend}" for p in node + go_js),
+          file=sys.stderr)
+    interleaved_yields(node + go_js, settings)
     for program in node:
         print(f"  {program.variant}/{program.backend}: parked goroutines, resident memory", file=sys.stderr)
         bench_parked_resident(program, settings)
@@ -117,15 +147,13 @@ def bench_jspi(runtime, others, go_programs, settings, work_dir):
     if not any(p.backend == BACKEND for p in browser):
         add_missing("jspi in a browser", VARIANT, BACKEND, "-", "no browser build of the jspi benchmark program")
     for program in browser:
-        print(f"  {program.variant}/{program.backend}: yield at depths {DEPTHS}", file=sys.stderr)
-        bench_yield_depths(program, DEPTHS, settings)
         _add_sizes(program, "emcc output")
     # Go js/wasm's Gosched in the same browser: the anchor of the yield rows there.
-    for browser_program in browser[:1]:
-        for go_program in [g for g in go_programs if g.variant == "Go js/wasm"]:
-            program = GoInChromium(go_program, browser_program, work_dir / "go-chromium")
-            print(f"  {program.variant}/{program.backend}: yield at depths {DEPTHS}", file=sys.stderr)
-            bench_yield_depths(program, DEPTHS, settings)
+    go_browser = [GoInChromium(g, browser[0], work_dir / "go-chromium") for g in go_js] if browser else []
+    if browser:
+        print(f"  {browser[0].variant.split(', ', 1)[1]}: yield at depths {DEPTHS}, round-robin: "
+              + ", ".join(f"{p.variant}/{p.backend}" for p in browser + go_browser), file=sys.stderr)
+        interleaved_yields(browser + go_browser, settings)
 
 
 def evaluate_jspi(settings):
@@ -133,16 +161,16 @@ def evaluate_jspi(settings):
     name = f"{VARIANT} {BACKEND}"
     for depth in DEPTHS:
         params = f"G=2 depth={depth}"
-        ours = find_row("yield", VARIANT, BACKEND, params)
-        go = go_anchor_row("yield", "js/wasm", params)
+        ours = find_row(YIELD, VARIANT, BACKEND, params)
+        go = go_anchor_row(YIELD, "js/wasm", params)
         add_comparison(f"{name} yield ({params}) vs Go js/wasm Gosched", ours, go, go_label(go, "js/wasm"))
-        add_comparison(f"{name} yield ({params}) vs raw Asyncify", ours, find_row("yield", VARIANT, BASELINE, params),
+        add_comparison(f"{name} yield ({params}) vs raw Asyncify", ours, find_row(YIELD, VARIANT, BASELINE, params),
                        "asyncify")
     for depth in (10, 50):
         params = f"G=2 depth={depth}"
-        go = go_anchor_row("yield", "js/wasm", params)
+        go = go_anchor_row(YIELD, "js/wasm", params)
         add_ratio_target(f"{name} yield ({params}) <= 0.5x Go js/wasm runtime.Gosched (Node 24, the faster Go)",
-                         find_row("yield", VARIANT, BACKEND, params), go, 0.5, go_label(go, "js/wasm"),
+                         find_row(YIELD, VARIANT, BACKEND, params), go, 0.5, go_label(go, "js/wasm"),
                          "Go js/wasm's yield row is missing from this run")
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
@@ -172,10 +200,10 @@ def evaluate_jspi(settings):
         engine = browser.split(", ", 1)[1]
         for depth in DEPTHS:
             params = f"G=2 depth={depth}"
-            ours = find_row("yield", browser, BACKEND, params)
+            ours = find_row(YIELD, browser, BACKEND, params)
             add_comparison(f"{browser} {BACKEND} yield ({params}) vs raw Asyncify",
-                           ours, find_row("yield", browser, BASELINE, params), "asyncify")
-            go = min((r for r in rows if r["bench"] == "yield" and r["variant"] == f"Go js/wasm, {engine}"
+                           ours, find_row(YIELD, browser, BASELINE, params), "asyncify")
+            go = min((r for r in rows if r["bench"] == YIELD and r["variant"] == f"Go js/wasm, {engine}"
                       and r["params"] == params), key=lambda r: r["median"], default=None)
             add_comparison(f"{browser} {BACKEND} yield ({params}) vs Go js/wasm Gosched ({engine})", ours, go,
                            f"Go {go['backend'].removeprefix('go')} js/wasm" if go else "Go js/wasm")

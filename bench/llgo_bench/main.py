@@ -20,7 +20,7 @@ from .links import link_p1, link_p1_other_backend, optimise_p1_plain_kernel
 from .programs import BenchError, Program, find_node, wasm_file_of
 from .report import print_table, write_svg
 from .results import add_missing, add_row, comparisons, missing, rows, targets
-from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program, bench_yield_and_spawn
+from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program, bench_spawn
 from .settings import FULL, QUICK, ROOT
 from .startup import bench_startup
 from .whole import bench_whole
@@ -39,8 +39,8 @@ def main():
     parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(presets.bench_presets("corpus")))
     parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
     parser.add_argument("--only-jspi", action="store_true",
-                        help="the jspi rows alone (bench/llgo_bench/jspi.py) with the rows they compare with: J32 jspi and "
-                             "asyncify, Go js/wasm, the J32 plain kernel")
+                        help="the jspi rows alone (bench/llgo_bench/jspi.py) with the rows they compare with (of J32 jspi and "
+                             "asyncify, Go js/wasm, the J32 plain kernel: spawn+exit, the CPU kernel)")
     parser.add_argument("--corpus-programs", default="", help="comma-separated subset of minigzip,sqlite3,goroutines")
     args = parser.parse_args()
     settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus, only_jspi=args.only_jspi)
@@ -90,7 +90,7 @@ def main():
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
         if args.only_jspi:
-            bench_yield_and_spawn(program, settings)
+            bench_spawn(program, settings)
             continue
         bench_runtime_program(program, settings)
         bench_blocking_program(program, settings)
@@ -103,7 +103,7 @@ def main():
                 if not args.only_jspi:
                     bench_go_program(program, settings)
                 elif jspi_compares_with(program):
-                    bench_yield_and_spawn(program, settings)
+                    bench_spawn(program, settings)
         except BenchError as error:
             add_missing("all Go benchmarks", "Go", "-", "-", str(error))
         print("jspi (J32: Node, Chromium) ...", file=sys.stderr)

@@ -64,6 +64,12 @@ def bench_yield_and_spawn(program, settings):
                 add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
             except BenchError as error:
                 add_missing("yield", v, b, params, str(error))
+    bench_spawn(program, settings)
+
+
+def bench_spawn(program, settings):
+    """spawn+exit at each of the settings' counts."""
+    v, b = program.variant, program.backend
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
         try:
