@@ -15,6 +15,10 @@
 #            objects (bench_runtime_<cid>_objects): bench/run.py links them through
 #            `llgo-wasm link` itself (P1: with and without Asyncify narrowing, timing wasm-opt),
 #            because that link is part of what is measured;
+#   bench_runtime_<cid>_<ext> the same program for each sampled engine (a browser) whose output
+#            extension is not the target's (J32/J64: Chromium's .mjs);
+#   bench_runtime_<cid>_no_context for a backend on engine stacks that emcc switches on by link
+#            flags (jspi): the same program without them, for its module size (never run);
 #   bench_cpu_plain: the CPU kernel alone, without the runtime and without Emscripten's
 #            -sASYNCIFY (the no-Asyncify baseline), linked by the toolchain directly.
 # and writes bench-manifest.json beside it: what bench/run.py runs and links.
@@ -83,6 +87,44 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     string(APPEND _bench_programs
       "{\"kind\":\"runtime\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
       "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+    # The same program for each sampled engine (a browser) whose output extension is not the
+    # target's (Chromium runs the .mjs ES module): bench/run.py measures a few rows there too.
+    foreach(_bench_engine IN LISTS LLGO_WASM_TARGET_ENGINES)
+      set(_bench_extension "${LLGO_WASM_ENGINE_${_bench_engine}_EXTENSION}")
+      if(NOT LLGO_WASM_ENGINE_${_bench_engine}_SAMPLED OR _bench_extension STREQUAL LLGO_WASM_TARGET_EXTENSION)
+        continue()
+      endif()
+      string(REPLACE "." "" _bench_word "${_bench_extension}")
+      set(_twin ${_exe}_${_bench_word})
+      if(NOT TARGET ${_twin})
+        add_executable(${_twin} EXCLUDE_FROM_ALL "${_bench_source}")
+        set_target_properties(${_twin} PROPERTIES SUFFIX "${_bench_extension}")
+        target_compile_options(${_twin} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+        target_link_libraries(${_twin} PRIVATE llgo_runtime_${_bench_cid})
+        llgo_wasm_link_target_program(${_twin} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+          CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
+        list(APPEND _bench_targets ${_twin})
+      endif()
+      string(APPEND _bench_programs
+        "{\"kind\":\"runtime-engine\",\"engine\":\"${_bench_engine}\",\"context\":\"${_bench_backend}\","
+        "\"stacks\":\"${_bench_stacks}\",\"path\":\"$<TARGET_FILE:${_twin}>\"},")
+    endforeach()
+    # A backend on engine stacks that the toolchain switches on by link flags (JSPI: emcc's
+    # -sJSPI): the same program linked with the context's flags except those, the module without
+    # context support its size is compared with. It cannot switch, so it is never run.
+    if("engine-stacks" IN_LIST LLGO_WASM_BACKEND_${_bench_cid}_CAPABILITIES)
+      set(_nocontext ${_exe}_no_context)
+      add_executable(${_nocontext} EXCLUDE_FROM_ALL "${_bench_source}")
+      target_compile_options(${_nocontext} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+      target_link_libraries(${_nocontext} PRIVATE llgo_runtime_${_bench_cid})
+      set(_nocontext_ldflags ${LLGO_WASM_TARGET_LDFLAGS})
+      list(FILTER _nocontext_ldflags EXCLUDE REGEX "^-s(ASYNCIFY|JSPI)")
+      target_link_options(${_nocontext} PRIVATE ${_nocontext_ldflags} ${_bench_no_debug})
+      list(APPEND _bench_targets ${_nocontext})
+      string(APPEND _bench_programs
+        "{\"kind\":\"runtime-no-context\",\"context\":\"${_bench_backend}\","
+        "\"path\":\"$<TARGET_FILE:${_nocontext}>\"},")
+    endif()
   else()
     set(_objects bench_runtime_${_bench_cid}_objects)
     add_library(${_objects} OBJECT EXCLUDE_FROM_ALL "${_bench_source}")

@@ -315,6 +315,22 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       LABELS fixture ${_backend} COMMAND ${_command} escape EXIT 2
       STDOUT "goroutine longjmps to main's jmp_buf"
       STDERR "fatal error: goroutine 2: a longjmp left the goroutine's stack (to a jmp_buf none of its frames set)")
+    if("jspi-stack-cap" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES AND "engine-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES
+       AND NOT _cap GREATER 0)
+      # An engine that caps suspended stacks at run time (JSPI on Node 26: the glue asks V8's
+      # version and vm.max_map_count): past the cap, the runtime's fatal error, never V8's abort.
+      # The cap the glue should compute, restated: 30,000 per 65,530 mappings of this machine's
+      # vm.max_map_count (Linux's default 65,530 when it cannot be read).
+      set(_maps 65530)
+      if(EXISTS /proc/sys/vm/max_map_count)
+        file(STRINGS /proc/sys/vm/max_map_count _maps LIMIT_COUNT 1)
+      endif()
+      math(EXPR _engine_cap "${_maps} * 30000 / 65530")
+      math(EXPR _engine_past "${_engine_cap} + 1")
+      llgo_wasm_add_run_test(NAME ${_name}.past-engine-cap VARIANT ${_variant} ENGINE ${_engine}
+        LABELS fixture ${_backend} COMMAND ${_command} until-refused 200000 EXIT 2 TIMEOUT 600
+        STDERR "fatal error: cannot create goroutine ${_engine_past} (stack 4096 bytes): more than ${_engine_cap} goroutines alive at once (the JSPI backend's cap on this engine: it maps memory for every suspended stack and aborts the process past vm.max_map_count)")
+    endif()
     if(_cap GREATER 0)
       math(EXPR _past "${_cap} + 1")
       llgo_wasm_add_run_test(NAME ${_name}.at-goroutine-cap VARIANT ${_variant} ENGINE ${_engine}

@@ -4,9 +4,11 @@ build/<preset>, bench/wasm-variant.cmake in its target build, build/<preset>/tar
 program of their target runs (its engine, from `llgo-wasm resolve --json`)."""
 import importlib.util
 import json
+import os
+import shutil
 from pathlib import Path
 
-from .programs import BenchError, Program, run
+from .programs import BenchError, Program, run, toolchain_dir
 from .results import add_missing
 from .settings import ROOT
 
@@ -45,14 +47,37 @@ def target_facts(driver, target, node):
     if engine is None or engine["command"][-1] != "{program}":
         raise BenchError(f"target {target} has no engine that runs its default output with the program last")
     tags = resolved["effective"]["build-tags"]
-    return dict(prefix=[node if word == "node" else word.replace("{root}", str(ROOT)) for word in engine["command"][:-1]],
-                waits_in_event_loop="js" in tags and "wasm" in tags)
+    return dict(prefix=engine_prefix(engine, node), waits_in_event_loop="js" in tags and "wasm" in tags,
+                engines=resolved["engines"])
+
+
+def engine_prefix(engine, node):
+    """An engine's command up to the program, with this run's Node and the checkout's root."""
+    return [node if word == "node" else word.replace("{root}", str(ROOT)) for word in engine["command"][:-1]]
+
+
+def engine_environment(engine):
+    """What an engine's runner needs besides its command: for a browser (label "browser"), where
+    Chromium and the npm packages are (CHROMIUM, else `chromium` on PATH; LLGO_WASM_NODE_MODULES,
+    else the toolchain's npm folder), as cmake/LlgoWasmBrowserTests.cmake tells the tests."""
+    if "browser" not in engine.get("labels", []):
+        return None
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or ""
+    modules = os.environ.get("LLGO_WASM_NODE_MODULES") or str(toolchain_dir() / "npm" / "node_modules")
+    if not Path(chromium).is_file() or not (Path(modules) / "playwright-core" / "package.json").is_file():
+        raise BenchError(f"Chromium ({chromium or 'not on PATH'}) or playwright-core (under {modules}) is missing: "
+                         "run tools/setup-toolchain.sh, or set CHROMIUM / LLGO_WASM_NODE_MODULES")
+    return dict(CHROMIUM=chromium, LLGO_WASM_NODE_MODULES=modules)
 
 
 def discover(build_prefix, node):
     """Returns (runtime programs, plain-kernel programs by variant, P1 link inputs (one per
-    backend, the default stack mode first), host manifest)."""
+    backend, the default stack mode first), host manifest, other programs). Other programs:
+    "engine": runtime programs built for another engine of their target (a browser), variant
+    "<variant>, <engine>"; "no-context": modules of a backend's program linked without context
+    support (sizes only, never run), backend "<backend> (no context support)"."""
     runtime, plain, p1_inputs, host = [], {}, [], None
+    others = dict(engine=[], no_context=[])
     for preset in presets.bench_presets("driver"):
         try:
             host = load_manifest(preset_dir(build_prefix, preset) / "bench-manifest.json")
@@ -72,7 +97,18 @@ def discover(build_prefix, node):
                                        waits_in_event_loop=facts["waits_in_event_loop"]))
             elif entry["kind"] == "cpu-plain":
                 plain[variant] = Program(variant, "plain", entry["path"], prefix)
+            elif entry["kind"] == "runtime-engine":
+                engine = facts["engines"][entry["engine"]]
+                try:
+                    env = engine_environment(engine)
+                except BenchError as error:
+                    add_missing(f"{entry['context']} on {entry['engine']}", variant, entry["context"], "-", str(error))
+                    continue
+                others["engine"].append(Program(f"{variant}, {entry['engine']}", entry["context"], entry["path"],
+                                                engine_prefix(engine, node), env=env, stacks=entry.get("stacks")))
+            elif entry["kind"] == "runtime-no-context":
+                others["no_context"].append(Program(variant, f"{entry['context']} (no context support)", entry["path"], []))
             elif entry["kind"] == "runtime-objects":
                 p1_inputs.append(dict(entry, driver=manifest["driver"], target=manifest["target"], variant=variant,
                                       engine=prefix))
-    return runtime, plain, p1_inputs, host
+    return runtime, plain, p1_inputs, host, others

@@ -14,12 +14,13 @@ import llgo_bench
 from .corpus import bench_corpus
 from .discovery import discover, load_manifest, preset_dir, presets
 from .driver import bench_driver
+from .jspi import bench_jspi, evaluate_jspi, jspi_compares_with
 from .go import build_go_programs, bench_go_program
 from .links import link_p1, link_p1_other_backend, optimise_p1_plain_kernel
 from .programs import BenchError, Program, find_node, wasm_file_of
 from .report import print_table, write_svg
-from .results import add_missing, add_row, missing, rows, targets
-from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program
+from .results import add_missing, add_row, comparisons, missing, rows, targets
+from .runtime import bench_blocking_program, bench_cpu, bench_runtime_program, bench_spawn
 from .settings import FULL, QUICK, ROOT
 from .startup import bench_startup
 from .whole import bench_whole
@@ -38,9 +39,12 @@ def main():
     parser.add_argument("--no-corpus", action="store_true", help="skip the real-program corpus")
     parser.add_argument("--corpus-presets", default="", help="comma-separated subset of " + ",".join(presets.bench_presets("corpus")))
     parser.add_argument("--only-corpus", action="store_true", help="run the corpus alone (while iterating)")
+    parser.add_argument("--only-jspi", action="store_true",
+                        help="the jspi rows alone (bench/llgo_bench/jspi.py) with the rows they compare with (of J32 jspi and "
+                             "asyncify, Go js/wasm, the J32 plain kernel: spawn+exit, the CPU kernel)")
     parser.add_argument("--corpus-programs", default="", help="comma-separated subset of minigzip,sqlite3,goroutines")
     args = parser.parse_args()
-    settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus)
+    settings = dict(QUICK if args.quick else FULL, only_corpus=args.only_corpus, only_jspi=args.only_jspi)
     started = time.perf_counter()
 
     node, node_version = find_node()
@@ -49,15 +53,19 @@ def main():
         wasi_runner = ROOT / "bench" / "wasi-run.mjs"
     work_dir = ROOT / "build" / "bench"   # links, generated inputs (ignored by git)
     if args.only_corpus:
-        runtime, plain, p1_inputs, host = [], {}, None, None
+        runtime, plain, p1_inputs, host, others = [], {}, None, None, dict(engine=[], no_context=[])
     else:
-        runtime, plain, p1_inputs, host = discover(args.build_prefix, node)
+        runtime, plain, p1_inputs, host, others = discover(args.build_prefix, node)
+    if args.only_jspi:
+        runtime = [p for p in runtime if jspi_compares_with(p)]
+        plain = {variant: program for variant, program in plain.items() if jspi_compares_with(program)}
+        p1_inputs, host, args.no_corpus = [], None, True
 
     print("linking P1 through llgo-wasm link (narrowed and wide) ...", file=sys.stderr)
     p1 = {}
     # The variant whose link the driver runs (its benchmark comes as objects): P1.
     p1_variant = p1_inputs[0]["variant"] if p1_inputs else "P1"
-    if args.only_corpus:
+    if args.only_corpus or args.only_jspi:
         pass
     elif p1_inputs:
         p1 = link_p1(p1_inputs[0], work_dir / "p1", settings)
@@ -82,15 +90,26 @@ def main():
 
     print("runtime benchmarks ...", file=sys.stderr)
     for program in runtime:
+        if args.only_jspi:
+            bench_spawn(program, settings)
+            continue
         bench_runtime_program(program, settings)
         bench_blocking_program(program, settings)
+    go_programs = []
     if not args.only_corpus:
         print("Go itself (bench/go) ...", file=sys.stderr)
         try:
-            for program in build_go_programs(work_dir / "go", node, wasi_runner):
-                bench_go_program(program, settings)
+            go_programs = build_go_programs(work_dir / "go", node, wasi_runner)
+            for program in go_programs:
+                if not args.only_jspi:
+                    bench_go_program(program, settings)
+                elif jspi_compares_with(program):
+                    bench_spawn(program, settings)
         except BenchError as error:
             add_missing("all Go benchmarks", "Go", "-", "-", str(error))
+        print("jspi (J32: Node, Chromium) ...", file=sys.stderr)
+        bench_jspi(runtime, others, go_programs, settings, work_dir)
+    if not args.only_corpus and not args.only_jspi:
         bench_startup(args.build_prefix, node, wasi_runner, work_dir, settings)
         bench_whole(args.build_prefix, node, wasi_runner, work_dir, settings)
         bench_binary_trees(args.build_prefix, node, wasi_runner, work_dir, settings)
@@ -105,7 +124,7 @@ def main():
         if module.is_file():
             add_row("module size", program.variant, program.backend, "emcc output .wasm", [module.stat().st_size], "B")
 
-    if not args.only_corpus:
+    if not args.only_corpus and not args.only_jspi:
         print("stack switching on Node 26 ...", file=sys.stderr)
         try:
             node26 = find_node26()
@@ -140,23 +159,26 @@ def main():
             settings = dict(settings, corpus_programs=args.corpus_programs.split(","))
         bench_corpus(manifests, node, work_dir, settings)
 
-    if not args.only_corpus:
+    if not args.only_corpus and not args.only_jspi:
         print("driver benchmarks ...", file=sys.stderr)
         bench_driver(host, work_dir, settings)
 
-    evaluate_targets(settings)
-    if not args.only_corpus:
+    if not args.only_jspi:
+        evaluate_targets(settings)
+    if not args.only_corpus and not args.only_jspi:
         evaluate_stack_switching_targets()
+    if not args.only_corpus:
+        evaluate_jspi(settings)
     print_table()
     args.out.mkdir(parents=True, exist_ok=True)
     elapsed = time.perf_counter() - started
     document = dict(
         generated=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        mode="quick" if args.quick else "full", settings=settings, elapsed_seconds=round(elapsed, 1),
+        mode=("quick" if args.quick else "full") + (" (--only-jspi)" if args.only_jspi else ""), settings=settings, elapsed_seconds=round(elapsed, 1),
         machine=dict(platform=platform.platform(), cpus=os.cpu_count(), node=node_version,
                      python=platform.python_version()),
         yield_definition="ns per llgo_gosched call (one switch to the next goroutine in FIFO order)",
-        results=rows, missing=missing, targets=targets)
+        results=rows, missing=missing, targets=targets, comparisons=comparisons)
     (args.out / "latest.json").write_text(json.dumps(document, indent=1) + "\n")
     write_svg(args.out / "yield.svg")
     print(f"\nwrote {args.out / 'latest.json'} and {args.out / 'yield.svg'} ({elapsed:.0f} s)")

@@ -1,7 +1,7 @@
 """The report: the table on stdout (rows, missing figures, targets) and the yield chart (SVG)."""
 import math
 
-from .results import find_row, missing, rows, targets
+from .results import comparisons, find_row, missing, rows, targets
 from .settings import YIELD_DEPTHS, YIELD_GOROUTINES
 
 
@@ -27,6 +27,11 @@ def print_table():
         print(f"\nMISSING ({len(missing)}):")
         for m in missing:
             print(f"  {m['bench']} {m['variant']}/{m['backend']} {m['params']}: {m['reason']}")
+    if comparisons:
+        print("\nComparisons (ratios of two rows of this run, no limit):")
+        width = max(len(c["name"]) for c in comparisons)
+        for c in comparisons:
+            print(f"  {c['name']:<{width}}  {c['ratio']:6.3f}x  ({fmt(c['row'])} vs {c['against']} {fmt(c['base'])} {c['unit']})")
     print("\nTargets (ratios measured in this run):")
     for t in targets:
         if t["measured"] is None:

@@ -28,6 +28,16 @@ def find_row(bench, variant, backend, params=None):
 
 
 targets = []
+comparisons = []   # ratios of two rows of this run printed without a limit (what a backend costs against a baseline)
+
+
+def add_comparison(name, row, base, base_label):
+    """`row`'s median against `base`'s (both of this run); a missing row is a missing figure."""
+    if row and base:
+        comparisons.append(dict(name=name, ratio=row["median"] / base["median"], row=row["median"], base=base["median"],
+                                unit=row["unit"], against=base_label))
+    else:
+        add_missing(name, "-", "-", "-", "a row it compares is missing")
 
 
 def add_target(name, measured, limit, kind, unit, detail):

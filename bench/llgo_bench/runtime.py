@@ -2,9 +2,9 @@
 memory per parked goroutine, channels, select, sleeping goroutines and the CPU kernel."""
 import sys
 
-from .programs import BenchError
+from .programs import BenchError, max_rss_kib, results_of
 from .results import add_missing, add_row
-from .settings import PARKED_DEPTHS, YIELD_DEPTHS, YIELD_GOROUTINES
+from .settings import KIB, PARKED_DEPTHS, YIELD_DEPTHS, YIELD_GOROUTINES
 
 # Channel and select benchmarks (row, mode of bench_runtime and bench/go, settings key of the count,
 # parameters, unit), measured on Go itself and on every variant/backend of this runtime.
@@ -64,6 +64,12 @@ def bench_yield_and_spawn(program, settings):
                 add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
             except BenchError as error:
                 add_missing("yield", v, b, params, str(error))
+    bench_spawn(program, settings)
+
+
+def bench_spawn(program, settings):
+    """spawn+exit at each of the settings' counts."""
+    v, b = program.variant, program.backend
     for count in settings["spawn_counts"]:
         params = f"{count:,} serial"
         try:
@@ -86,6 +92,38 @@ def bench_parked(program, settings):
             add_row("memory per parked G", v, b, params, samples, "B")
         except BenchError as error:
             add_missing("memory per parked G", v, b, params, str(error))
+
+
+def bench_yield_depths(program, depths, settings):
+    """yield with G=2 at each of `depths` (the rows bench_yield_and_spawn writes, at other depths)."""
+    v, b = program.variant, program.backend
+    for depth in depths:
+        params = f"G=2 depth={depth}"
+        try:
+            results = program.results("yield", 2, depth, settings["yield_total"] // 2, settings["yield_reps"] + 1, warmup=1)
+            add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
+        except BenchError as error:
+            add_missing("yield", v, b, params, str(error))
+
+
+def bench_parked_resident(program, settings):
+    """Memory per parked goroutine with 16 KiB stacks, depth 1, two ways: the linear memory the
+    program reports, and the whole process's (an engine's own stacks included), from the peak
+    resident memory of a run with many parked less a run with few, per goroutine."""
+    v, b = program.variant, program.backend
+    count, few = settings["parked_count"], 100
+    params = f"{count:,} parked, depth=1, 16 KiB stack"
+    try:
+        linear, resident = [], []
+        for _ in range(settings["parked_reps"]):
+            out_many, rss_many = max_rss_kib(program.command("parked", count, 16 * KIB, 1), env=program.env)
+            _, rss_few = max_rss_kib(program.command("parked", few, 16 * KIB, 1), env=program.env)
+            linear += [r["bytes_per_goroutine"] / KIB for r in results_of(out_many)]
+            resident.append((rss_many - rss_few) / (count - few))
+        add_row("memory per parked G", v, b, params + ", linear memory", linear, "KiB")
+        add_row("memory per parked G", v, b, params + ", process resident", resident, "KiB")
+    except BenchError as error:
+        add_missing("memory per parked G", v, b, params, str(error))
 
 
 def parked_params(count, depth):

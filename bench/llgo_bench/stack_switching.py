@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .programs import BenchError, max_rss_kib, results_of, run
+from .programs import BenchError, run
 from .results import add_growth_target, add_missing, add_ratio_target, add_row, find_row
-from .runtime import measure_spawn
-from .settings import KIB, ROOT
+from .runtime import bench_parked_resident, bench_yield_depths, measure_spawn
+from .settings import ROOT
 
 STACK_SWITCHING_DEPTHS = [1, 10, 30, 50]
 NODE26 = "P1, Node 26"  # the variant label of every row of this section
@@ -76,34 +76,14 @@ def bench_stack_switching(programs, settings):
     for program in programs:
         v, b = program.variant, program.backend
         print(f"  {v}/{b}", file=sys.stderr)
-        for depth in STACK_SWITCHING_DEPTHS:
-            params = f"G=2 depth={depth}"
-            try:
-                results = program.results("yield", 2, depth, settings["yield_total"] // 2, settings["yield_reps"] + 1, warmup=1)
-                add_row("yield", v, b, params, [r["ns"] for r in results], "ns/yield")
-            except BenchError as error:
-                add_missing("yield", v, b, params, str(error))
+        bench_yield_depths(program, STACK_SWITCHING_DEPTHS, settings)
         params = f"{settings['spawn_counts'][0]:,} serial"
         try:
             samples, _ = measure_spawn(program, settings["spawn_counts"][0], settings)
             add_row("spawn+exit", v, b, params, samples, "ns/goroutine")
         except BenchError as error:
             add_missing("spawn+exit", v, b, params, str(error))
-        # Linear memory from the program itself; the whole process's (the engine's stacks
-        # included) from the peak resident memory of runs with many and with few parked.
-        count, few = settings["parked_count"], 100
-        params = f"{count:,} parked, depth=1, 16 KiB stack"
-        try:
-            linear, resident = [], []
-            for _ in range(settings["parked_reps"]):
-                out_many, rss_many = max_rss_kib(program.command("parked", count, 16 * KIB, 1))
-                _, rss_few = max_rss_kib(program.command("parked", few, 16 * KIB, 1))
-                linear += [r["bytes_per_goroutine"] / KIB for r in results_of(out_many)]
-                resident.append((rss_many - rss_few) / (count - few))
-            add_row("memory per parked G", v, b, params + ", linear memory", linear, "KiB")
-            add_row("memory per parked G", v, b, params + ", process resident", resident, "KiB")
-        except BenchError as error:
-            add_missing("memory per parked G", v, b, params, str(error))
+        bench_parked_resident(program, settings)
 
 
 def evaluate_stack_switching_targets():

@@ -93,7 +93,9 @@ def evaluate_targets(settings):
                       find_row("module size", "P1", "asyncify (no stack check)"), 3.0,
                       lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B without the check")
     # 7. CPU-bound slowdown from Asyncify <= 5% (kernel inside an Asyncify build vs the plain build)
-    for row in [r for r in rows if r["bench"] == "cpu kernel" and r["backend"] not in ("plain", "ucontext", "ucontext-separate")
+    # (jspi has no Asyncify: its kernel is a comparison of bench/llgo_bench/jspi.py)
+    for row in [r for r in rows if r["bench"] == "cpu kernel"
+                and r["backend"] not in ("plain", "ucontext", "ucontext-separate", "jspi")
                 and r["variant"] in ("J32", "J64", "P1")]:
         base = find_row("cpu kernel", row["variant"], "plain")
         name = f"{row['variant']} CPU slowdown from Asyncify <= 5% ({row['backend']} build)"
