@@ -36,6 +36,22 @@ if(LLGO_WASM_TARGET_ASYNCIFY STREQUAL "post-link")
   set(_bench_post_link ON)
 endif()
 
+# bench/<source>.c as bench_<source>_<cid>, linked as a user's program is, on the backend of the
+# loop below, recorded in the manifest as {"kind": <kind>, ...} (a macro: it appends to the
+# loop's _bench_targets and _bench_programs).
+macro(_llgo_bench_user_program kind source)
+  set(_exe bench_${source}_${_bench_cid})
+  add_executable(${_exe} EXCLUDE_FROM_ALL "${ROOT}/bench/${source}.c")
+  target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
+  target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
+  llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
+    CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
+  list(APPEND _bench_targets ${_exe})
+  string(APPEND _bench_programs
+    "{\"kind\":\"${kind}\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
+    "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+endmacro()
+
 foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _bench_cid "${_bench_backend}")
   set(_bench_ctx "${LLGO_WASM_BACKEND_${_bench_cid}_CONTEXT}")
@@ -45,33 +61,14 @@ foreach(_bench_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     continue()
   endif()
   llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_bench_ctx} STACKS ${_bench_stacks})
-  # The whole programs (bench/whole_programs.c), on each single-worker context in its default
-  # stack mode, linked as a user's program is.
+  # The whole programs (bench/whole_programs.c) and binary-trees against the collector
+  # (bench/binary_trees.c, where it has one: gc-roots), on each single-worker context in its
+  # default stack mode, linked as a user's program is.
   if(_bench_backend STREQUAL _bench_ctx)
-    set(_exe bench_whole_programs_${_bench_cid})
-    add_executable(${_exe} EXCLUDE_FROM_ALL "${ROOT}/bench/whole_programs.c")
-    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
-    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
-    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-      CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
-    list(APPEND _bench_targets ${_exe})
-    string(APPEND _bench_programs
-      "{\"kind\":\"whole\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
-      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
-  endif()
-  # binary-trees against the collector (bench/binary_trees.c), where it has one (gc-roots), on
-  # each such context in its default stack mode, linked as a user's program is.
-  if(_bench_backend STREQUAL _bench_ctx AND "gc-roots" IN_LIST LLGO_WASM_BACKEND_${_bench_cid}_CAPABILITIES)
-    set(_exe bench_binary_trees_${_bench_cid})
-    add_executable(${_exe} EXCLUDE_FROM_ALL "${ROOT}/bench/binary_trees.c")
-    target_compile_options(${_exe} PRIVATE ${LLGO_WASM_TARGET_CFLAGS} ${_bench_no_debug})
-    target_link_libraries(${_exe} PRIVATE llgo_runtime_${_bench_cid})
-    llgo_wasm_link_target_program(${_exe} DRIVER "${LLGO_WASM_DRIVER}" TARGET_NAME "${LLGO_WASM_TARGET}"
-      CONTEXT "${_bench_ctx}" STACKS "${_bench_stacks}" LINK_OPTIONS ${_bench_no_debug})
-    list(APPEND _bench_targets ${_exe})
-    string(APPEND _bench_programs
-      "{\"kind\":\"binary-trees\",\"context\":\"${_bench_backend}\",\"stacks\":\"${_bench_stacks}\","
-      "\"path\":\"$<TARGET_FILE:${_exe}>\"},")
+    _llgo_bench_user_program(whole whole_programs)
+    if("gc-roots" IN_LIST LLGO_WASM_BACKEND_${_bench_cid}_CAPABILITIES)
+      _llgo_bench_user_program(binary-trees binary_trees)
+    endif()
   endif()
   # A context that merges modules (stack switching) is finished by the driver's link too.
   string(JSON _bench_merge ERROR_VARIABLE _bench_no_merge GET "${LLGO_WASM_TARGET_JSON}" context-merge ${_bench_ctx})
