@@ -17,6 +17,8 @@ from .results import add_growth_target, add_missing, add_row, add_target, add_un
 from .settings import ROOT, TIMEOUT_SECONDS
 
 CORPUS_MODES = ("none", "wide", "narrowed")
+# The goroutine benchmark over a runtime without the collector's safepoint (narrowed only).
+NO_SAFEPOINT = "goroutines-no-gc-safepoint"
 DRIVER_STEP = re.compile(r"llgo-wasm link: \[\d+/\d+\] (\S+) ([0-9.]+) s(?:, (.*))?")
 
 
@@ -116,9 +118,10 @@ def bench_corpus_variant(facts, built, node, work_dir, settings):
                 f"CREATE INDEX tb ON t(b); SELECT count(*), sum(a) FROM t WHERE b > '8';")
     workloads = {"minigzip": (["-9"], data, f"compress {settings['corpus_gzip_mib']} MiB"),
                  "sqlite3": ([":memory:", rows_sql], None, f"{settings['corpus_rows']:,} rows, index, query"),
-                 "goroutines": (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB")}
+                 "goroutines": (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB"),
+                 NO_SAFEPOINT: (["cpu", "4", "1"], None, "bench_runtime cpu kernel, 4 MiB")}
     for program, (args, stdin_path, label) in workloads.items():
-        modes = [m for m in CORPUS_MODES if (program, m) in built and not (program == "goroutines" and m == "none")]
+        modes = [m for m in CORPUS_MODES if (program, m) in built and not (program.startswith("goroutines") and m == "none")]
         samples, outputs = {m: [] for m in modes}, {}
         for _ in range(settings["corpus_reps"]):
             for mode in modes:
@@ -131,7 +134,7 @@ def bench_corpus_variant(facts, built, node, work_dir, settings):
                     if proc.returncode != 0:
                         raise BenchError(f"exit status {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
                     samples[mode].append(elapsed * 1000)
-                    outputs[mode] = hashlib.sha256(proc.stdout).hexdigest()[:12] if program != "goroutines" else "-"
+                    outputs[mode] = hashlib.sha256(proc.stdout).hexdigest()[:12] if not program.startswith("goroutines") else "-"
                 except (BenchError, subprocess.TimeoutExpired) as error:
                     add_missing("corpus run", variant, mode, program, str(error))
                     modes = [m for m in modes if m != mode]
@@ -181,7 +184,11 @@ corpus_switch_points = {}  # (variant, program) -> the switch points the narrowe
 
 def corpus_targets():
     for variant, facts in corpus_facts.items():
+        if not facts.get("programs") or "goroutines" in facts["programs"]:
+            safepoint_targets(variant)
         for program in facts.get("programs") or ("minigzip", "sqlite3", "goroutines"):
+            if program == NO_SAFEPOINT:
+                continue
             none, narrowed = find_row("corpus size", variant, "none", program), find_row("corpus size", variant, "narrowed", program)
             limit = 8.0 if program == "goroutines" else 3.0
             # The +3% targets are for programs that never reach a switch point: one that calls a
@@ -218,3 +225,16 @@ def corpus_targets():
                     add_target(f"{variant} {program}: call-graph analysis <= 10% of wasm-opt time",
                                analysis["median"] / narrowed_time["median"] * 100, 10.0, "max", "%",
                                f"{analysis['median']:.1f} ms vs {narrowed_time['median']:.0f} ms")
+
+
+def safepoint_targets(variant):
+    """What the collector's safepoint costs a program that never collects (issue 27: <= +3% in
+    size and CPU): the goroutine benchmark over the runtime as it is against the same without
+    the safepoint (LLGO_NO_GC_SAFEPOINT), both narrowed."""
+    with_size, without_size = (find_row("corpus size", variant, "narrowed", p) for p in ("goroutines", NO_SAFEPOINT))
+    add_growth_target(f"{variant} goroutines: size with the collector's safepoint <= +3% vs without", with_size, without_size,
+                      3.0, lambda row, base: f"{int(row['median']):,} B vs {int(base['median']):,} B")
+    label = "bench_runtime cpu kernel, 4 MiB"
+    with_run, without_run = (find_row("corpus run", variant, "narrowed", f"{p}: {label}") for p in ("goroutines", NO_SAFEPOINT))
+    add_growth_target(f"{variant} goroutines: CPU with the collector's safepoint <= +3% vs without", with_run, without_run,
+                      3.0, lambda row, base: f"{row['median']:.0f} ms vs {base['median']:.0f} ms (whole process, median)")

@@ -364,7 +364,9 @@ static __attribute__((noinline)) int dispatch_batch(void) {
       die_of_deadlock();
     }
     run(next);
+#ifndef LLGO_NO_GC_SAFEPOINT /* bench/corpus's baseline: what the safepoint costs (docs/gc.md) */
     run_pending_collection();
+#endif
     if (!sched.main_returned) {
       count_dispatch();
     }
