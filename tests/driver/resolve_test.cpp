@@ -292,13 +292,6 @@ TEST(Resolve, AsyncifyRemovelistReachesEmcc) {
   auto p1_ldflags = effective_flags(p1.spec).ldflags;
   EXPECT_TRUE(std::none_of(p1_ldflags.begin(), p1_ldflags.end(),
                            [](const std::string& f) { return f.rfind("-sASYNCIFY_REMOVE", 0) == 0; }));
-  // jspi: -sJSPI runs no Asyncify pass, so no remove-list reaches emcc.
-  Query jspi = named("wasm");
-  jspi.context = "jspi";
-  auto jspi_ldflags = effective_flags(resolve(jspi).spec).ldflags;
-  EXPECT_TRUE(std::none_of(jspi_ldflags.begin(), jspi_ldflags.end(),
-                           [](const std::string& f) { return f.rfind("-sASYNCIFY_REMOVE", 0) == 0; }));
-  EXPECT_TRUE(std::any_of(jspi_ldflags.begin(), jspi_ldflags.end(), [](const std::string& f) { return f == "-sJSPI=1"; }));
 }
 
 // context-asyncify-removelist: the raw asyncify backend's host loop is added to the list only

@@ -58,10 +58,8 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
     effective.ldflags.push_back(setting);
   }
   if (const auto removelist = chosen_asyncify_removelist(spec);
-      !removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten &&
-      !target_has_capability(spec, "engine-stacks")) {
-    // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead. A context
-    // on engine stacks (jspi: -sJSPI) runs no Asyncify pass, so the list would mean nothing.
+      !removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
+    // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead.
     std::string setting = "-sASYNCIFY_REMOVE=";
     for (std::size_t i = 0; i < removelist.size(); ++i) setting += (i ? "," : "") + removelist[i];
     effective.ldflags.push_back(setting);
