@@ -274,7 +274,8 @@ int llgo_gc_at_safepoint(void (*collect)(void)) {
   sched.gc_pending = collect;
   if (sched.current == NULL) {
     /* The host (a timer function or a host callback that allocates): after the next switch. No
-     * test allocates on the host yet (issue 27's remaining work), hence the exclusion. */
+     * test allocates on the host (a request made before llgo_run_main is dropped when the
+     * scheduler starts, so such a case cannot be written yet), hence the exclusion. */
     return 0; /* LCOV_EXCL_LINE */
   }
   gc_switch_out();
