@@ -45,11 +45,15 @@ def build_runtime_of_preset(checkout, preset, cli, remote, cache_dir, trace=None
                          variables.get("CMAKE_BUILD_TYPE", "RelWithDebInfo"), cli, remote, cache_dir, trace, project)
 
 
-def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_dir, trace=None, project="wasm-variant"):
+def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_dir, trace=None, project="wasm-variant",
+                  runtime_only=False):
     """`toolchain`: a toolchain file, absolute or relative to the checkout ("${sourceDir}/" allowed),
     or None for the host compiler; `trace`: a file for LLGO_WASM_CACHE_TRACE. `project`: the
     preset's target build (cmake/wasm-variant: runtime, fixtures, tests) or the runtime alone as
-    `cmake --install` builds it (cmake/runtime-install)."""
+    `cmake --install` builds it (cmake/runtime-install). `runtime_only`: configure the target
+    build as the demo does (LLGO_WASM_DEMO_ONLY: the runtime's libraries through the same
+    runtime/libraries.cmake, without declaring the test programs and their cases, half of a
+    configure's time)."""
     checkout = Path(checkout)
     build = checkout / "build" / ("cache-" + ("" if project == "wasm-variant" else project + "-") + Path(target).stem)
     # The target build declares its tests with the checker the CLI's tree built beside it
@@ -62,6 +66,8 @@ def build_runtime(checkout, target, toolchain, build_type, cli, remote, cache_di
             "-DLLGO_WASM_CACHE_DIR=" + str(cache_dir)]
     if project == "wasm-variant":
         args += ["-DLLGO_WASM_BROWSER_TESTS=OFF", "-DLLGO_WASM_CHECK_RUN_PROGRAM=" + str(check_run)]
+        if runtime_only:
+            args.append("-DLLGO_WASM_DEMO_ONLY=ON")
     else:
         args.append("-DCMAKE_INSTALL_LIBDIR=lib")
     if toolchain:

@@ -49,7 +49,8 @@ class RuntimeCacheTest(unittest.TestCase):
             remote = server.url("/team")
             def build(name):
                 return build_runtime(checkout_copy(work / name), OPTIONS.target, OPTIONS.toolchain_file,
-                                     "RelWithDebInfo", OPTIONS.cli, remote, work / ("cache-" + name), project=project)
+                                     "RelWithDebInfo", OPTIONS.cli, remote, work / ("cache-" + name), project=project,
+                                     runtime_only=True)
 
             first = build("a")
             self.assertGreater(first.misses, 0)
