@@ -3,15 +3,21 @@
 // module alone. What the check does at run time is tested by tests/stacks on every variant.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "llgo_wasm/emscripten_asyncify.hpp"
 #include "llgo_wasm/stack_check.hpp"
 #include "llgo_wasm/wasm_module_reader.hpp"
 
 using namespace llgo_wasm;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -55,6 +61,7 @@ struct Shape {
   std::string trap_name = kStackOverflowTrap;
   std::string guard_name = kStackGuardGlobal;
   bool debug_section = true;
+  bool names = true;  // the name section (emcc strips it at wasm-ld unless something needs it)
 };
 
 // A module with globals __stack_pointer (0) and the guard (1), the trap (function 0, which
@@ -91,7 +98,7 @@ Bytes build_module(const Shape& shape = {}) {
   names.push_back(7);
   put_u32(names, static_cast<uint32_t>(globals.size()));
   names.insert(names.end(), globals.begin(), globals.end());
-  put_custom(module, "name", names);
+  if (shape.names) put_custom(module, "name", names);
   if (shape.debug_section) put_custom(module, ".debug_info", {0x01, 0x02, 0x03});
   return module;
 }
@@ -158,6 +165,49 @@ TEST(StackCheck, LeavesAModuleWithoutTheRuntimeAlone) {
     EXPECT_EQ(out, module);
     EXPECT_EQ(report.checks, 0u);
   }
+}
+
+TEST(StackCheck, SaysWhenAModuleHasNoNamesToFindTheRuntimeBy) {
+  // Without a name section the runtime's guard and trap cannot be found: not the same as a module
+  // that does not link the runtime, and a link that asked for the check must not go without it.
+  const Bytes module = build_module({.names = false});
+  Bytes out;
+  const StackCheckReport report = add_stack_check(module, out);
+  EXPECT_FALSE(report.instrumented);
+  EXPECT_TRUE(report.names_missing);
+  EXPECT_NE(report.skipped_reason.find("carries no names"), std::string::npos) << report.skipped_reason;
+  EXPECT_EQ(out, module);
+  Bytes named_out;
+  EXPECT_FALSE(add_stack_check(build_module(), named_out).names_missing);
+  EXPECT_FALSE(add_stack_check(build_module({.trap_name = "other"}), named_out).names_missing);
+}
+
+TEST(StackCheck, TheEmscriptenShimFailsTheLinkOfAModuleWithoutNames) {
+  // emcc's wasm-opt call through the shim (docs/link-pipeline.md, The stack check), with a
+  // stand-in for the real wasm-opt: a nameless module fails the link and says why and what to do;
+  // a named one is checked in place and the call goes on.
+  const fs::path dir = fs::temp_directory_path() / ("llgo-stack-check-shim-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const bool names : {false, true}) {
+    const fs::path module = dir / "in.wasm", report = dir / "report.json";
+    const Bytes bytes = build_module({.names = names});
+    std::ofstream(module, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(bytes.data()),
+                                                                      static_cast<std::streamsize>(bytes.size()));
+    testing::internal::CaptureStderr();
+    const int status = run_emscripten_wasm_opt_shim(
+        {"/bin/true", report.string(), kShimStackCheck, "-O2", module.string(), "-o", (dir / "out.wasm").string()});
+    const std::string said = testing::internal::GetCapturedStderr();
+    if (names) {
+      EXPECT_EQ(status, 0) << said;
+      EXPECT_TRUE(said.empty()) << said;
+    } else {
+      EXPECT_EQ(status, 1);
+      EXPECT_NE(said.find("the stack-overflow check cannot run"), std::string::npos) << said;
+      EXPECT_NE(said.find(module.string()), std::string::npos) << said;
+      EXPECT_NE(said.find("--stack-check off"), std::string::npos) << said;
+    }
+  }
+  fs::remove_all(dir);
 }
 
 TEST(StackCheck, RefusesADamagedModule) {

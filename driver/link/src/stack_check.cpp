@@ -93,6 +93,14 @@ std::string StackCheckReport::describe() const {
   return line;
 }
 
+std::string stack_check_needs_names(const std::string& module) {
+  return "the stack-overflow check cannot run: " + module + " carries no names (no name section), so the runtime's " +
+         kStackGuardGlobal + " and " + kStackOverflowTrap +
+         " cannot be found, and the program would run with no check of its C stack. Keep the names at link "
+         "(-s/--strip-all remove them, and emcc strips them at wasm-ld unless Asyncify, -g2 or a symbol map needs "
+         "them), or link with --stack-check off to go without the check";
+}
+
 StackCheckReport add_stack_check(const std::vector<uint8_t>& module, std::vector<uint8_t>& out) {
   StackCheckReport report;
   report.bytes_before = module.size();
@@ -106,6 +114,11 @@ StackCheckReport add_stack_check(const std::vector<uint8_t>& module, std::vector
   const std::vector<Section> sections = read_sections(module);
   for (const auto& section : sections) {
     if (section.id == 0 && section.custom_name == kStackCheckSection) return unchanged("already checked");
+  }
+  if (summary.function_names.empty() && summary.global_names.empty()) {
+    report.names_missing = true;
+    return unchanged(std::string("the module carries no names (no name section), so its ") + kStackGuardGlobal +
+                     " and " + kStackOverflowTrap + " cannot be found");
   }
   std::optional<uint32_t> guard = find_name(summary.global_names, kStackGuardGlobal);
   std::optional<uint32_t> trap;

@@ -24,7 +24,10 @@
 // which is never checked twice. A module without the runtime's guard global and trap (a program
 // that does not link the runtime) is left as it is.
 // Limits: the module's types must be plain function types (GC types are refused with a reason);
-// the globals and the trap are found by name (the name section, which wasm-ld writes).
+// the globals and the trap are found by name (the name section, which wasm-ld writes). A module
+// with no names at all cannot be told apart from one without the runtime: the report says so
+// (names_missing), and the link fails rather than leave a program without the check it asked for
+// (stack_check_needs_names, below).
 #pragma once
 
 #include <cstddef>
@@ -42,6 +45,7 @@ inline constexpr const char* kStackCheckSection = "llgo.stack_check";
 struct StackCheckReport {
   bool instrumented = false;    // the module was rewritten (a check added)
   std::string skipped_reason;   // when not: why (no runtime guard, already checked, ...)
+  bool names_missing = false;   // not rewritten because the module has no names to find them by
   unsigned functions = 0;       // functions with at least one check
   unsigned checks = 0;          // writes of the stack pointer checked
   unsigned restores = 0;        // writes left alone (x + positive constant)
@@ -54,6 +58,10 @@ struct StackCheckReport {
 // Adds the check to `module`; `out` receives the rewritten module, or a copy when nothing was
 // done (then skipped_reason says why). Throws WasmDecodeError on a module it cannot read.
 StackCheckReport add_stack_check(const std::vector<uint8_t>& module, std::vector<uint8_t>& out);
+
+// What a link says when the module it must check has no names (report.names_missing): why the
+// check cannot run, what that would mean, and how to fix the link.
+std::string stack_check_needs_names(const std::string& module);
 
 // The same from file to file (`out` may equal `in`). Throws WasmDecodeError, or
 // std::runtime_error when a file cannot be read or written.
