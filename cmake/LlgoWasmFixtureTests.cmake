@@ -317,18 +317,29 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       STDERR "fatal error: goroutine 2: a longjmp left the goroutine's stack (to a jmp_buf none of its frames set)")
     if("jspi-stack-cap" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES AND "engine-stacks" IN_LIST LLGO_WASM_TARGET_CAPABILITIES
        AND NOT _cap GREATER 0)
-      # An engine that caps suspended stacks at run time (JSPI on Node 26: the glue asks V8's
-      # version and vm.max_map_count): past the cap, the runtime's fatal error, never V8's abort.
-      # The cap the glue should compute, restated: 30,000 per 65,530 mappings of this machine's
-      # vm.max_map_count (Linux's default 65,530 when it cannot be read).
-      set(_maps 65530)
-      if(EXISTS /proc/sys/vm/max_map_count)
-        file(STRINGS /proc/sys/vm/max_map_count _maps LIMIT_COUNT 1)
+      # An engine that caps suspended stacks at run time (JSPI on V8 14: the glue asks the
+      # engine's version and, under Node, vm.max_map_count): past the cap, the runtime's fatal
+      # error, never the engine's abort (Node) or a crashed tab (a browser). The cap the glue
+      # should compute, restated: in a browser (which cannot read the setting) 15,000; under Node
+      # 30,000 per 65,530 mappings of this machine's vm.max_map_count (Linux's default 65,530 when
+      # it cannot be read). A sampled engine (a browser) runs it in the full tier, as its other
+      # failing modes.
+      set(_cap_tier "")
+      if(LLGO_WASM_ENGINE_${_engine}_SAMPLED)
+        set(_cap_tier full)
       endif()
-      math(EXPR _engine_cap "${_maps} * 30000 / 65530")
+      if("browser" IN_LIST LLGO_WASM_ENGINE_${_engine}_LABELS)
+        set(_engine_cap 15000)
+      else()
+        set(_maps 65530)
+        if(EXISTS /proc/sys/vm/max_map_count)
+          file(STRINGS /proc/sys/vm/max_map_count _maps LIMIT_COUNT 1)
+        endif()
+        math(EXPR _engine_cap "${_maps} * 30000 / 65530")
+      endif()
       math(EXPR _engine_past "${_engine_cap} + 1")
       llgo_wasm_add_run_test(NAME ${_name}.past-engine-cap VARIANT ${_variant} ENGINE ${_engine}
-        LABELS fixture ${_backend} COMMAND ${_command} until-refused 200000 EXIT 2 TIMEOUT 600
+        LABELS fixture ${_backend} ${_cap_tier} COMMAND ${_command} until-refused 200000 EXIT 2 TIMEOUT 600
         STDERR "fatal error: cannot create goroutine ${_engine_past} (stack 4096 bytes): more than ${_engine_cap} goroutines alive at once (the JSPI backend's cap on this engine: it maps memory for every suspended stack and aborts the process past vm.max_map_count)")
     endif()
     if(_cap GREATER 0)
@@ -344,19 +355,41 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
 endforeach()
 llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 
-# The final modules the driver linked (every target's: no legacy exception handling; a WASI one's
-# also against what the target's capabilities promise), read with independent tools (wabt,
-# Binaryen): tests/harness/check_module.py.
+# The final modules the driver linked (every target's: no legacy exception handling; each against
+# the exception-handling model its context's resolved target says; a WASI one's also against what
+# the target's capabilities promise), read with independent tools (wabt, Binaryen):
+# tests/harness/check_module.py.
 if(LLGO_WASM_DRIVER_LINKED_MODULES)
-  set(_target_json "${CMAKE_BINARY_DIR}/resolved-target.json")
-  file(WRITE "${_target_json}" "${LLGO_WASM_TARGET_JSON}\n")
+  # Each backend's resolved target (capabilities.eh is per context: context-eh).
+  foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+    string(REPLACE "-" "_" _cid "${_backend}")
+    llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${LLGO_WASM_BACKEND_${_cid}_CONTEXT}
+                          STACKS ${LLGO_WASM_BACKEND_${_cid}_STACKS})
+    file(WRITE "${CMAKE_BINARY_DIR}/resolved-target-${_cid}.json" "${LLGO_WASM_TARGET_JSON}\n")
+  endforeach()
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}")
   foreach(_module IN LISTS LLGO_WASM_DRIVER_LINKED_MODULES)
     if(NOT _module MATCHES "^scheduler_")
       continue()
     endif()
+    # The backend the module was built for: the longest backend id its name starts with
+    # (scheduler_<id>[_<opt>|_mjs]; asyncify_separate before asyncify).
+    set(_module_cid "")
+    foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
+      string(REPLACE "-" "_" _cid "${_backend}")
+      string(LENGTH "${_cid}" _length)
+      string(LENGTH "${_module_cid}" _best)
+      if(_module MATCHES "^scheduler_${_cid}(_|$)" AND _length GREATER _best)
+        set(_module_cid ${_cid})
+      endif()
+    endforeach()
+    if(NOT _module_cid)
+      message(FATAL_ERROR "module ${_module}: no fixture backend (${LLGO_WASM_FIXTURE_BACKENDS}) names it")
+    endif()
     add_test(NAME module.${_variant}.${_module}
       COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_module.py"
-              --target-json "${_target_json}" --wasm-opt "${LLGO_WASM_WASMOPT}" "$<TARGET_FILE:${_module}>")
+              --target-json "${CMAKE_BINARY_DIR}/resolved-target-${_module_cid}.json" --wasm-opt "${LLGO_WASM_WASMOPT}"
+              "$<TARGET_FILE:${_module}>")
     # A module built only for the full tier is checked there (LlgoWasmTestTiers.cmake).
     get_target_property(_module_tier ${_module} LLGO_WASM_TIER)
     if(NOT _module_tier STREQUAL "full")

@@ -206,36 +206,63 @@ void stacks_fit_contexts(const Facts& d) {
 
 // ---- exception handling ----
 
+// The target's models and each context's own (context-eh), with the key path each is set at.
+struct EhAt {
+  std::string path;  // "capabilities/eh" or "context-eh/<context>"
+  ExceptionModels eh;
+};
+std::vector<EhAt> every_eh(const Facts& d) {
+  std::vector<EhAt> all = {{"capabilities/eh", d.spec.capabilities.eh}};
+  for (const auto& [context, eh] : d.spec.context_eh) all.push_back({"context-eh/" + context, eh});
+  return all;
+}
+
+// Emscripten's JS-assisted model only on Emscripten triples; wasm EH (legacy, exnref) on any
+// wasm triple (Emscripten's -sSUPPORT_LONGJMP=wasm too); the host's on native ones.
 void eh_models_fit_triple(const Facts& d) {
-  const ExceptionModels& eh = d.spec.capabilities.eh;
-  for (auto [path, model] : {std::pair{"capabilities/eh/compile", eh.compile}, std::pair{"capabilities/eh/final", eh.final}}) {
-    bool ok = model == ExceptionModel::None || (model == ExceptionModel::Emscripten && is_emscripten(d)) ||
-              ((model == ExceptionModel::Legacy || model == ExceptionModel::Exnref) && is_wasm(d) && !is_emscripten(d)) ||
-              (model == ExceptionModel::Host && !is_wasm(d));
-    if (!ok) {
-      fail(d, path, "\"" + dotted(path) + "\" cannot be \"" + std::string(to_string(model)) + "\" for triple \"" + d.spec.triple +
-                        "\": emscripten is for Emscripten triples, legacy/exnref for other wasm triples, host for native ones");
+  for (const auto& [at, eh] : every_eh(d)) {
+    for (auto [path, model] : {std::pair{at + "/compile", eh.compile}, std::pair{at + "/final", eh.final}}) {
+      bool ok = model == ExceptionModel::None || (model == ExceptionModel::Emscripten && is_emscripten(d)) ||
+                ((model == ExceptionModel::Legacy || model == ExceptionModel::Exnref) && is_wasm(d)) ||
+                (model == ExceptionModel::Host && !is_wasm(d));
+      if (!ok) {
+        fail(d, path, "\"" + dotted(path) + "\" cannot be \"" + std::string(to_string(model)) + "\" for triple \"" +
+                          d.spec.triple +
+                          "\": emscripten is for Emscripten triples, legacy/exnref for wasm triples, host for native ones");
+      }
     }
   }
 }
 
 // The link translates legacy EH to exnref after every other step (Binaryen's
-// --translate-to-exnref, driver/link): the one change of model it can make.
+// --translate-to-exnref, driver/link; emcc's -sWASM_EXNREF): the one change of model it can make.
 void eh_translation_is_legacy_to_exnref(const Facts& d) {
-  const ExceptionModels& eh = d.spec.capabilities.eh;
-  if (eh.compile == eh.final || (eh.compile == ExceptionModel::Legacy && eh.final == ExceptionModel::Exnref)) return;
-  fail(d, "capabilities/eh/final", "capabilities.eh changes from \"" + std::string(to_string(eh.compile)) + "\" to \"" +
-                                       std::string(to_string(eh.final)) +
-                                       "\", but the link can only translate legacy exception handling to exnref");
+  for (const auto& [at, eh] : every_eh(d)) {
+    if (eh.compile == eh.final || (eh.compile == ExceptionModel::Legacy && eh.final == ExceptionModel::Exnref)) continue;
+    fail(d, at + "/final", dotted(at) + " changes from \"" + std::string(to_string(eh.compile)) + "\" to \"" +
+                               std::string(to_string(eh.final)) +
+                               "\", but the link can only translate legacy exception handling to exnref");
+  }
 }
 
 // The published module uses standard exception handling: legacy try/delegate/rethrow is
 // deprecated, and standalone engines refuse it (WasmEdge 0.14: "Deprecated 'delegate' instruction").
 void eh_final_is_standard(const Facts& d) {
-  if (d.spec.capabilities.eh.final != ExceptionModel::Legacy) return;
-  fail(d, "capabilities/eh/final", "capabilities.eh.final is \"legacy\": published modules must use standard exception "
-                                   "handling (legacy try/delegate/rethrow is deprecated, and engines such as WasmEdge refuse "
-                                   "it); write \"exnref\": the link translates the compiler's legacy EH");
+  for (const auto& [at, eh] : every_eh(d)) {
+    if (eh.final != ExceptionModel::Legacy) continue;
+    fail(d, at + "/final", dotted(at) + ".final is \"legacy\": published modules must use standard exception "
+                           "handling (legacy try/delegate/rethrow is deprecated, and engines such as WasmEdge refuse "
+                           "it); write \"exnref\": the link translates the compiler's legacy EH");
+  }
+}
+
+void context_eh_names_supported_contexts(const Facts& d) {
+  const auto& supported = d.spec.capabilities.supported_contexts;
+  for (const auto& [context, eh] : d.spec.context_eh) {
+    if (std::find(supported.begin(), supported.end(), context) != supported.end()) continue;
+    fail(d, "context-eh/" + context,
+         "context-eh names context \"" + context + "\", which the target does not support (" + join(supported) + ")");
+  }
 }
 
 // ---- stack switching and merged modules ----
@@ -434,6 +461,7 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"eh-models-fit-triple", eh_models_fit_triple},
       {"eh-translation-is-legacy-to-exnref", eh_translation_is_legacy_to_exnref},
       {"eh-final-is-standard", eh_final_is_standard},
+      {"context-eh-names-supported-contexts", context_eh_names_supported_contexts},
       {"stack-switching-needs-wasm", stack_switching_needs_wasm},
       {"context-merge-names-supported-contexts", context_merge_names_supported_contexts},
       {"environments-only-on-emscripten", environments_only_on_emscripten},

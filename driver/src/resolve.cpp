@@ -259,6 +259,8 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
 
   TargetSpec spec = descriptor->spec;
   spec.capabilities.context = choose_context(spec, query);
+  // The chosen context's exception-handling models, where it has its own (context-eh).
+  if (auto eh = spec.context_eh.find(spec.capabilities.context); eh != spec.context_eh.end()) spec.capabilities.eh = eh->second;
   choose_stacks(spec.capabilities, spec.name, query);
   choose_stack_size(spec, query);
   return ResolvedTarget{

@@ -101,22 +101,30 @@ addToLibrary({
   llgo_jspi_halt__async: true,
   llgo_jspi_halt: () => llgoJspi.never || (llgoJspi.never = new Promise(() => {})),
 
-  // The most contexts this engine holds at once, 0 for no cap beyond memory. V8 14 (Node 26.12,
-  // measured) maps two memory areas for every suspended JSPI stack and aborts the whole process
-  // (uncatchable "StackMemory ... out of memory") at about 32,600 of them under Linux's default
-  // vm.max_map_count of 65530; Node 24 (V8 13.6) held 1,000,000. The cap keeps 30,000 of those
-  // 65,530 mappings' worth (46%, leaving the rest to the heap and code), scaled to the machine's
-  // setting when it can be read. Browsers are not known to have the limit: no cap there.
+  // The most contexts this engine holds at once, 0 for no cap beyond memory. V8 14 maps two
+  // memory areas for every suspended JSPI stack and aborts the whole process (uncatchable
+  // "StackMemory ... out of memory") when Linux's vm.max_map_count runs out: Node 26.12 at about
+  // 32,600 stacks under the default 65530; Node 24 (V8 13.6) held 1,000,000. Under Node the cap
+  // keeps 30,000 of those 65,530 mappings' worth (46%, leaving the rest to the heap and code),
+  // scaled to the machine's setting when it can be read. A Chromium renderer (V8 14 from
+  // Chrome 140) maps more of its own and cannot read the setting: Chromium 156 held 21,000 and
+  // crashed the tab at 22,000 ("V8 process OOM (StackMemory::StackSegment::StackSegment)",
+  // measured under the default setting), so the cap there is 15,000. Other browsers: no cap known.
   llgo_jspi_engine_cap: () => {
-    if (typeof process != 'object' || !process.versions || !process.versions.v8) return 0;
-    if (parseInt(process.versions.v8, 10) < 14) return 0;
-    var maps = 65530;
-    try {
-      maps = parseInt(require('fs').readFileSync('/proc/sys/vm/max_map_count', 'utf8'), 10) || maps;
-    } catch (e) {
-      // not Linux, or no require (an ES module): the default setting
+    if (typeof process == 'object' && process.versions && process.versions.v8) {
+      if (parseInt(process.versions.v8, 10) < 14) return 0;
+      var maps = 65530;
+      try {
+        maps = parseInt(require('fs').readFileSync('/proc/sys/vm/max_map_count', 'utf8'), 10) || maps;
+      } catch (e) {
+        // not Linux, or no require (an ES module): the default setting
+      }
+      return Math.max(1, Math.min(0x7fffffff, Math.floor(maps * 30000 / 65530)));
     }
-    return Math.max(1, Math.min(0x7fffffff, Math.floor(maps * 30000 / 65530)));
+    // Chromium and the browsers built on it (their major version: V8's major times ten).
+    var agent = typeof navigator == 'object' && navigator.userAgent || '';
+    var chrome = /(?:Chrome|Chromium)\/(\d+)/.exec(agent);
+    return chrome && parseInt(chrome[1], 10) >= 140 ? 15000 : 0;
   },
 
   // Context: its entry returned (llgo_jspi_run returns right after).

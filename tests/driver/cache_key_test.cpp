@@ -181,6 +181,7 @@ std::vector<FieldChange> field_changes() {
       {"ldflags", "/ldflags", json::array()},
       {"context-cflags", "/context-cflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
       {"context-ldflags", "/context-ldflags", json::object({{"asyncify", json::array({"-DCHANGED"})}})},
+      {"context-eh", "/context-eh", json::object({{"asyncify", {{"compile", "legacy"}, {"final", "exnref"}}}})},
       {"context-merge", "/context-merge",
        json::object({{"asyncify", {{"modules", {{"glue", "{root}/glue.wat"}}}, {"internal-exports", json::array()},
                                    {"features", json::array()}}}})},

@@ -204,6 +204,28 @@ TEST(Resolve, ContextChoice) {
   EXPECT_TRUE(fails_with([&] { resolve(bad); }, {"--context=fibre is not a context backend", "emscripten-fiber, asyncify"}));
 }
 
+// A context with EH models of its own (context-eh) puts them in the resolved capabilities: J32's
+// jspi compiles wasm SjLj (legacy EH, translated to exnref), its other contexts Emscripten's model.
+TEST(Resolve, ContextChoosesItsExceptionModels) {
+  for (const char* name : {"wasm", "js-wasm"}) {
+    SCOPED_TRACE(name);
+    Query jspi = named(name);
+    jspi.context = "jspi";
+    EXPECT_EQ(resolve(jspi).spec.capabilities.eh, (ExceptionModels{ExceptionModel::Legacy, ExceptionModel::Exnref}));
+    EXPECT_EQ(target_to_json(resolve(jspi))["capabilities"]["eh"], (nlohmann::json{{"compile", "legacy"}, {"final", "exnref"}}));
+    for (const char* context : {"emscripten-fiber", "asyncify"}) {
+      Query other = named(name);
+      other.context = context;
+      EXPECT_EQ(resolve(other).spec.capabilities.eh, (ExceptionModels{ExceptionModel::Emscripten, ExceptionModel::Emscripten}))
+          << context;
+    }
+  }
+  // A resolved target loads back with the context's models (its capabilities.eh as resolved).
+  Query jspi = named("wasm");
+  jspi.context = "jspi";
+  EXPECT_EQ(target_from_json(target_to_json(resolve(jspi))).spec.capabilities.eh.final, ExceptionModel::Exnref);
+}
+
 TEST(Resolve, StacksChoice) {
   auto has_tag = [](const ResolvedTarget& target, const char* tag) {
     auto tags = effective_flags(target.spec).build_tags;

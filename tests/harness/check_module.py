@@ -10,6 +10,9 @@ driver that linked it, and checks, for every target:
   no legacy exception handling (try, delegate, rethrow): a published module uses the standard
        exnref form (try_table) or none; legacy EH is deprecated and standalone engines refuse it
        (WasmEdge: "Deprecated 'delegate' instruction");
+  the exception-handling model the resolved target says the module carries (capabilities.eh.final,
+       per context: context-eh): "emscripten" or "none" - no wasm exception handling at all (no
+       try_table); "exnref" - no Emscripten JS-assisted exceptions or SjLj (no env.invoke_* import);
 and, for a WASI module, what the resolved target's capabilities (`llgo-wasm resolve --json`) promise:
   without threads: no shared memory; only wasi_snapshot_preview1 imports (no pthread,
        thread-spawn, wasi-threads or asyncify.* import); exports _start and memory;
@@ -79,7 +82,17 @@ def main():
     if legacy:
         problems.append(f"legacy exception handling left: {len(legacy)} try/delegate/rethrow "
                         f"(a final module must use exnref: the link translates it, docs/link-pipeline.md)")
-    print(f"instructions: {text.count('(try_table')} try_table (exnref), {len(legacy)} legacy try/delegate/rethrow")
+    try_tables = text.count('(try_table')
+    print(f"instructions: {try_tables} try_table (exnref), {len(legacy)} legacy try/delegate/rethrow")
+    eh_final = target["capabilities"]["eh"]["final"]
+    invokes = re.findall(r'^\s*\(import "env" "(invoke_\w+)"', text, re.M)
+    if eh_final in ("emscripten", "none") and try_tables:
+        problems.append(f"{try_tables} try_table (wasm exception handling) in a module whose target says "
+                        f"capabilities.eh.final \"{eh_final}\" (a context with wasm SjLj needs its own context-eh)")
+    if eh_final == "exnref" and invokes:
+        problems.append(f"Emscripten's JS-assisted exceptions or SjLj ({len(invokes)} env.invoke_* imports, e.g. "
+                        f"{invokes[0]}) in a module whose target says capabilities.eh.final \"exnref\"")
+    print(f"exception handling: the target says {eh_final}; {len(invokes)} env.invoke_* imports")
     if not wasi:
         # An Emscripten module: its imports and exports are its loader's business.
         return report(a.module, target, problems)

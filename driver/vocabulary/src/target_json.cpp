@@ -237,6 +237,19 @@ const std::vector<Field<ProgramMerge>>& merge_fields() {
   return fields;
 }
 
+// context-eh/*: the exception-handling models one context backend's programs use.
+const std::vector<Field<ExceptionModels>>& eh_fields() {
+  static const std::vector<Field<ExceptionModels>> fields{
+      {.key = "compile", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& eh) { eh.compile = r.enumerated(key, parse_exception_model, exception_model_names()); },
+       .write = [](const auto& eh, auto& j, auto key) { j[key] = to_string(eh.compile); }},
+      {.key = "final", .kind = FieldKind::String,
+       .read = [](const auto& r, auto key, auto& eh) { eh.final = r.enumerated(key, parse_exception_model, exception_model_names()); },
+       .write = [](const auto& eh, auto& j, auto key) { j[key] = to_string(eh.final); }},
+  };
+  return fields;
+}
+
 // {context: [strings]} maps.
 using StringListMap = std::map<std::string, std::vector<std::string>>;
 void read_string_list_map(const JsonReader& r, const char* key, StringListMap& out) {
@@ -360,6 +373,18 @@ const std::vector<Field<TargetSpec>>& spec_fields() {
       {.key = "context-ldflags", .kind = FieldKind::StringListMap,
        .read = [](const auto& r, auto key, auto& s) { read_string_list_map(r, key, s.context_ldflags); },
        .write = [](const auto& s, auto& j, auto key) { write_string_list_map(s.context_ldflags, j, key); }},
+      {.key = "context-eh", .kind = FieldKind::ObjectMap,
+       .read = [](const auto& r, auto key, auto& s) {
+         r.each_member(key, [&](const std::string& name, const json& eh, const std::string& path) {
+           read_fields(eh_fields(), JsonReader(eh, path), s.context_eh[name]);
+         });
+       },
+       .write = [](const auto& s, auto& j, auto key) {
+         json models = json::object();
+         for (const auto& [context, eh] : s.context_eh) write_fields(eh_fields(), eh, models[context]);
+         j[key] = models;
+       },
+       .member_fields = [](const auto& prefix, auto& out) { append_fields(eh_fields(), prefix, out); }},
       {.key = "context-merge", .kind = FieldKind::ObjectMap,
        .read = [](const auto& r, auto key, auto& s) {
          r.each_member(key, [&](const std::string& name, const json& merge, const std::string& path) {

@@ -185,6 +185,10 @@ struct TargetSpec {
   std::map<ContextBackend, std::vector<std::string>> context_cflags;
   // Link flags added only when that context backend is the chosen one.
   std::map<ContextBackend, std::vector<std::string>> context_ldflags;
+  // The exception-handling models when that context backend is the chosen one, replacing
+  // capabilities.eh (resolution applies it: e.g. a context that needs wasm SjLj on a target
+  // whose default is Emscripten's JS-based model).
+  std::map<ContextBackend, ExceptionModels> context_eh;
   // Modules merged into executables only when that context backend is the chosen one.
   std::map<ContextBackend, ProgramMerge> context_merge;
   std::vector<std::string> environments;  // Emscripten -sENVIRONMENT values
