@@ -28,7 +28,8 @@ Every visible configure preset has a role, read from its cache variables:
           (LLGO_WASM_HOST_TOOLS_FROM), compiling no driver
 The tools' tree comes first whenever a target tree is built, then the target trees, then the
 instrumented ones. In a test run the tools' tree installs the runtimes the target trees built
-(LLGO_WASM_INSTALL_RUNTIMES_FROM), and a target that an instrumented tree also builds (the host:
+(LLGO_WASM_INSTALL_RUNTIMES_FROM; a partial run, --only, narrows its install check to the targets
+it builds), and a target that an instrumented tree also builds (the host:
 native-sanitize) has its plain tree's test-program cases in the full tier
 (LLGO_WASM_PROGRAM_CASES_TIER=full). The tools' tree and the target trees are Release builds
 (-O2, no debug information): the install tree installs the driver and their runtimes, and their
@@ -141,6 +142,24 @@ def plan_bench(only):
         print("\t".join([n] + jobs.get(n, [])))
 
 
+INSTALL_TARGET_LISTS = ("LLGO_WASM_INSTALL_TEST_TARGETS", "LLGO_WASM_INSTALL_DEB_TEST_TARGETS",
+                        "LLGO_WASM_INSTALL_FULL_TIER_TEST_TARGETS")
+
+
+def install_subset(variables, built):
+    """Options that narrow the tools' tree's install check to the targets a partial run builds
+    (PRESETS=...): it installs the runtimes the target trees built, so a target whose tree is not
+    in the run has none to install, and its consumers are left out rather than failing."""
+    # A -D option is not a preset: expand the preset's ${sourceDir} here.
+    source_dir = os.path.abspath(ROOT)
+    runtimes = [e.replace("${sourceDir}", source_dir) for e in variables.get("LLGO_WASM_INSTALL_RUNTIMES", "").split(";") if e]
+    options = ["-DLLGO_WASM_INSTALL_RUNTIMES=" + ";".join(e for e in runtimes if e.split("=", 1)[0] in built)]
+    for name in INSTALL_TARGET_LISTS:
+        targets = [t for t in variables.get(name, "").split(";") if t]
+        options.append(f"-D{name}=" + ";".join(t for t in targets if t in built))
+    return options
+
+
 def plan(kind, full, only):
     check()
     if kind == "bench":
@@ -178,6 +197,9 @@ def plan(kind, full, only):
                 options.append("-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG")
         if roles[n] == "tools":
             options.append("-DLLGO_WASM_INSTALL_RUNTIMES_FROM=build")
+            if only and kind == "tests":
+                options += install_subset(info[n], {info[t].get("LLGO_WASM_TARGET") for t in chosen
+                                                    if roles[t] == "target"})
         if roles[n] == "target":
             options.append(f"-DLLGO_WASM_HOST_TOOLS_FROM=build/{tools}")
             if kind == "demo":
