@@ -13,12 +13,14 @@ each file's line counts. A line counts as covered if any object executed it (the
 compiled once per backend). Regions are counted when they are entered, so the lines of a block
 that ends in a call that exits the process count too. Lines marked LCOV_EXCL_LINE, or between
 LCOV_EXCL_START and LCOV_EXCL_STOP, are not counted (the lcov convention; used only for guards
-that cannot run, e.g. after a call that never returns). Prints per-file and total line coverage;
+that cannot run, e.g. after a call that never returns), nor are lines of nothing but braces.
+Prints per-file and total line coverage;
 exits 1 if a --require-full file is below 100% (naming its lines not executed) or has no data.
 --reset deletes the profiles instead (run before the tests).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -38,15 +40,21 @@ def object_files(build_dir, names):
                 yield os.path.join(root, f)
 
 
+BRACES_ONLY = re.compile(r"^\s*[{}]+\s*$")
+
+
 def excluded_lines(name):
-    """The line numbers of runtime/src/NAME that LCOV_EXCL_* markers leave out."""
+    """The line numbers of runtime/src/NAME that are not counted: those LCOV_EXCL_* markers leave
+    out, and those that hold nothing but braces. llvm-cov gives a closing brace the count of the
+    region it closes, so the `}` after an excluded `return` would read as never executed; no
+    brace is code of its own (gcov does not count them either)."""
     excluded = set()
     inside = False
     with open(os.path.join(RUNTIME_SRC, name)) as f:
         for number, text in enumerate(f, 1):
             if "LCOV_EXCL_START" in text:
                 inside = True
-            if inside or "LCOV_EXCL_LINE" in text:
+            if inside or "LCOV_EXCL_LINE" in text or BRACES_ONLY.match(text):
                 excluded.add(number)
             if "LCOV_EXCL_STOP" in text:
                 inside = False
