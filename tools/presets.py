@@ -15,7 +15,8 @@ The configure presets are the one list. Every visible one has a build preset, a 
 (inheriting the hidden test-base, where ctest's jobs, timeout and filter are written once) and a
 workflow preset (configure, build, test), each named after it: `sync` writes those entries from
 the configure presets (a test preset's own settings beyond the boilerplate, such as a longer
-timeout, are kept), `check` fails when CMakePresets.json differs from what `sync` would write.
+timeout, are kept, and so is a build or test preset of another name on a configure preset's tree,
+such as the test preset native-fuzz), `check` fails when CMakePresets.json differs from what `sync` would write.
 Every plan checks first. test-base's jobs is a fixed 2: version 6 of the presets' schema (CMake
 3.25) takes only a number there; tools/run-tests.sh passes -j $(nproc) itself.
 
@@ -76,8 +77,12 @@ def synced(document):
     def entries(kind, boilerplate):
         own = {p["name"]: p for p in document.get(kind, [])}
         hidden = [p for p in document.get(kind, []) if p.get("hidden")]
+        # A visible entry of another name that uses a configure preset's tree (the test preset
+        # native-fuzz: the fuzzers of the native-sanitize tree) is kept, after the generated ones.
+        extra = [p for p in document.get(kind, [])
+                 if not p.get("hidden") and p["name"] not in names and p.get("configurePreset") in names]
         return hidden + [dict(boilerplate(n), **{k: v for k, v in own.get(n, {}).items() if k not in boilerplate(n)})
-                         for n in names]
+                         for n in names] + extra
 
     return dict(document,
                 buildPresets=entries("buildPresets", lambda n: {"name": n, "configurePreset": n}),
@@ -178,8 +183,10 @@ def plan(kind, full, only):
         chosen = [n for n in chosen if roles[n] == "target"]
     if any(roles[n] == "target" for n in chosen) and tools not in chosen:
         chosen.insert(0, tools)
+    # The targets whose test-program cases an instrumented tree runs (sanitizers or coverage; the
+    # fuzzers alone build no test programs).
     instrumented = {info[n].get("LLGO_WASM_TARGET") for n in info
-                    if roles[n] == "own" and not on(info[n].get("LLGO_WASM_FUZZ", "OFF"))}
+                    if roles[n] == "own" and any(on(info[n].get(k, "OFF")) for k in ("LLGO_WASM_SANITIZE", "LLGO_WASM_COVERAGE"))}
     order = [n for r in ("tools", "target", "own") for n in chosen if roles[n] == r]
     for n in order:
         options = []

@@ -15,8 +15,8 @@
 #      programs against it
 #   2. every other preset without its own instrumentation, on those tools: each builds only its
 #      target's runtime and programs
-#   3. the presets that instrument the host code (sanitizers and coverage; fuzzing): each builds
-#      the driver once more, instrumented
+#   3. the preset that instruments the host code (native-sanitize: one clang tree for ASan+UBSan,
+#      the runtime's coverage and the fuzzers): it builds the driver once more, instrumented
 # A target built by an instrumented tree too (the host) runs its test-program cases there in the
 # default tier; its plain tree's are full-tier.
 #
@@ -85,7 +85,7 @@ test_tree() {
     python3 tools/failed-tests.py "$p" "build/logs/lasttest-$p.log" >> "$failures"
   fi
   if ctest --test-dir "build/$p" -N -R '^runtime\.coverage$' | grep -q '^Total Tests: 1$'; then
-    echo "=== runtime line coverage (gcov, native tests, $p):"
+    echo "=== runtime line coverage (clang source-based, native tests, $p):"
     ctest --test-dir "build/$p" -R '^runtime\.coverage$' -V 2>&1 | sed -n 's/^[0-9]*: \(.*%\|file .*\)$/  \1/p'
   fi
   echo "test $p $(( $(date +%s) - t0 ))" >> build/logs/times.txt
