@@ -264,6 +264,26 @@ void write_string_list_map(const StringListMap& map, json& parent, const char* k
 }
 
 // The descriptor keys, in the schema's order: a descriptor missing several keys hears about the first.
+// A per-context map of records (context-eh, context-merge): {"<context>": {<the record's
+// fields>}}, each record read, written and listed through its own field table.
+template <auto Member, auto Fields>
+Field<TargetSpec> context_records(const char* key) {
+  return {.key = key, .kind = FieldKind::ObjectMap,
+          .read = [](const JsonReader& r, const char* k, TargetSpec& s) {
+            r.each_member(k, [&](const std::string& name, const json& record, const std::string& path) {
+              read_fields(Fields(), JsonReader(record, path), (s.*Member)[name]);
+            });
+          },
+          .write = [](const TargetSpec& s, json& j, const char* k) {
+            json records = json::object();
+            for (const auto& [context, record] : s.*Member) write_fields(Fields(), record, records[context]);
+            j[k] = records;
+          },
+          .member_fields = [](const std::string& prefix, std::vector<TargetField>& out) {
+            append_fields(Fields(), prefix, out);
+          }};
+}
+
 const std::vector<Field<TargetSpec>>& spec_fields() {
   static const std::vector<Field<TargetSpec>> fields{
       {.key = "name", .kind = FieldKind::String, .merge = MergeRule::Identity,
@@ -373,30 +393,8 @@ const std::vector<Field<TargetSpec>>& spec_fields() {
       {.key = "context-ldflags", .kind = FieldKind::StringListMap,
        .read = [](const auto& r, auto key, auto& s) { read_string_list_map(r, key, s.context_ldflags); },
        .write = [](const auto& s, auto& j, auto key) { write_string_list_map(s.context_ldflags, j, key); }},
-      {.key = "context-eh", .kind = FieldKind::ObjectMap,
-       .read = [](const auto& r, auto key, auto& s) {
-         r.each_member(key, [&](const std::string& name, const json& eh, const std::string& path) {
-           read_fields(eh_fields(), JsonReader(eh, path), s.context_eh[name]);
-         });
-       },
-       .write = [](const auto& s, auto& j, auto key) {
-         json models = json::object();
-         for (const auto& [context, eh] : s.context_eh) write_fields(eh_fields(), eh, models[context]);
-         j[key] = models;
-       },
-       .member_fields = [](const auto& prefix, auto& out) { append_fields(eh_fields(), prefix, out); }},
-      {.key = "context-merge", .kind = FieldKind::ObjectMap,
-       .read = [](const auto& r, auto key, auto& s) {
-         r.each_member(key, [&](const std::string& name, const json& merge, const std::string& path) {
-           read_fields(merge_fields(), JsonReader(merge, path), s.context_merge[name]);
-         });
-       },
-       .write = [](const auto& s, auto& j, auto key) {
-         json merges = json::object();
-         for (const auto& [context, merge] : s.context_merge) write_fields(merge_fields(), merge, merges[context]);
-         j[key] = merges;
-       },
-       .member_fields = [](const auto& prefix, auto& out) { append_fields(merge_fields(), prefix, out); }},
+      context_records<&TargetSpec::context_eh, eh_fields>("context-eh"),
+      context_records<&TargetSpec::context_merge, merge_fields>("context-merge"),
       {.key = "environments", .kind = FieldKind::StringList,
        .read = [](const auto& r, auto key, auto& s) { s.environments = r.optional_strings(key); },
        .write = [](const auto& s, auto& j, auto key) { j[key] = s.environments; }},
