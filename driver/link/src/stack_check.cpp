@@ -94,11 +94,11 @@ std::string StackCheckReport::describe() const {
 }
 
 std::string stack_check_needs_names(const std::string& module) {
-  return "the stack-overflow check cannot run: " + module + " carries no names (no name section), so the runtime's " +
+  return "the stack-overflow check did not run: " + module + " carries no names (no name section), so the runtime's " +
          kStackGuardGlobal + " and " + kStackOverflowTrap +
-         " cannot be found, and the program would run with no check of its C stack. Keep the names at link "
-         "(-s/--strip-all remove them, and emcc strips them at wasm-ld unless Asyncify, -g2 or a symbol map needs "
-         "them), or link with --stack-check off to go without the check";
+         " cannot be found; if the program links llgo-wasm's runtime, it runs with no check of its C stack. Keep the "
+         "names at link (-s/--strip-all remove them, and emcc strips them at wasm-ld unless Asyncify, -g2 or a symbol "
+         "map needs them), or link with --stack-check off to go without the check and without this warning";
 }
 
 StackCheckReport add_stack_check(const std::vector<uint8_t>& module, std::vector<uint8_t>& out) {

@@ -26,8 +26,8 @@
 // Limits: the module's types must be plain function types (GC types are refused with a reason);
 // the globals and the trap are found by name (the name section, which wasm-ld writes). A module
 // with no names at all cannot be told apart from one without the runtime: the report says so
-// (names_missing), and the link fails rather than leave a program without the check it asked for
-// (stack_check_needs_names, below).
+// (names_missing), and the link warns (stack_check_needs_names, below) rather than leave a program
+// that may link the runtime without its check and without a word.
 #pragma once
 
 #include <cstddef>
@@ -59,8 +59,8 @@ struct StackCheckReport {
 // done (then skipped_reason says why). Throws WasmDecodeError on a module it cannot read.
 StackCheckReport add_stack_check(const std::vector<uint8_t>& module, std::vector<uint8_t>& out);
 
-// What a link says when the module it must check has no names (report.names_missing): why the
-// check cannot run, what that would mean, and how to fix the link.
+// The warning a link prints when the module it must check has no names (report.names_missing): why
+// the check did not run, what that may mean, and how to fix the link.
 std::string stack_check_needs_names(const std::string& module);
 
 // The same from file to file (`out` may equal `in`). Throws WasmDecodeError, or
