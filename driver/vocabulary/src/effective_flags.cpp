@@ -59,7 +59,10 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
   }
   if (const auto removelist = chosen_asyncify_removelist(spec);
       !removelist.empty() && spec.capabilities.asyncify == AsyncifyMode::Emscripten) {
-    // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead.
+    // emcc runs Asyncify itself; a post-link plan passes the list to wasm-opt instead. Under a
+    // context on engine stacks (jspi: -sJSPI) there is no Asyncify pass, but the setting also keeps
+    // emcc from stripping the name section the link's stack check finds the runtime by
+    // (docs/link-pipeline.md, The stack check).
     std::string setting = "-sASYNCIFY_REMOVE=";
     for (std::size_t i = 0; i < removelist.size(); ++i) setting += (i ? "," : "") + removelist[i];
     effective.ldflags.push_back(setting);

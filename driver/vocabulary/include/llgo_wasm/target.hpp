@@ -226,7 +226,7 @@ struct TargetSpec {
 // "unix" where Go sets it, the declared tags, the context's tag and the stacks tag; sorted,
 // unique), the cflags followed by the context's context-cflags and -DLLGO_MAX_GOROUTINES=<max-goroutines> when there is a cap,
 // and the ldflags followed by -sENVIRONMENT=..., -sASYNCIFY_REMOVE=... (when emcc runs
-// Asyncify) and the context's context-ldflags.
+// Asyncify, which also keeps emcc's name section for the stack check) and the context's context-ldflags.
 struct EffectiveFlags {
   std::vector<std::string> build_tags;
   std::vector<std::string> cflags;
