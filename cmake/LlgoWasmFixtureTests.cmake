@@ -360,35 +360,24 @@ llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 # the target's capabilities promise), read with independent tools (wabt, Binaryen):
 # tests/harness/check_module.py.
 if(LLGO_WASM_DRIVER_LINKED_MODULES)
-  # Each backend's resolved target (capabilities.eh is per context: context-eh).
-  foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
-    string(REPLACE "-" "_" _cid "${_backend}")
-    llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${LLGO_WASM_BACKEND_${_cid}_CONTEXT}
-                          STACKS ${LLGO_WASM_BACKEND_${_cid}_STACKS})
-    file(WRITE "${CMAKE_BINARY_DIR}/resolved-target-${_cid}.json" "${LLGO_WASM_TARGET_JSON}\n")
-  endforeach()
-  llgo_wasm_read_target("${LLGO_WASM_TARGET}")
+  set(_written "")
   foreach(_module IN LISTS LLGO_WASM_DRIVER_LINKED_MODULES)
     if(NOT _module MATCHES "^scheduler_")
       continue()
     endif()
-    # The backend the module was built for: the longest backend id its name starts with
-    # (scheduler_<id>[_<opt>|_mjs]; asyncify_separate before asyncify).
-    set(_module_cid "")
-    foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
-      string(REPLACE "-" "_" _cid "${_backend}")
-      string(LENGTH "${_cid}" _length)
-      string(LENGTH "${_module_cid}" _best)
-      if(_module MATCHES "^scheduler_${_cid}(_|$)" AND _length GREATER _best)
-        set(_module_cid ${_cid})
-      endif()
-    endforeach()
-    if(NOT _module_cid)
-      message(FATAL_ERROR "module ${_module}: no fixture backend (${LLGO_WASM_FIXTURE_BACKENDS}) names it")
+    # Checked against the resolved target of the context and stack mode it is linked for
+    # (capabilities.eh is per context: context-eh).
+    get_target_property(_module_context ${_module} LLGO_WASM_CONTEXT)
+    get_target_property(_module_stacks ${_module} LLGO_WASM_STACKS)
+    set(_module_json "${CMAKE_BINARY_DIR}/resolved-target-${_module_context}-${_module_stacks}.json")
+    if(NOT _module_json IN_LIST _written)
+      llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_module_context} STACKS ${_module_stacks})
+      file(WRITE "${_module_json}" "${LLGO_WASM_TARGET_JSON}\n")
+      list(APPEND _written "${_module_json}")
     endif()
     add_test(NAME module.${_variant}.${_module}
       COMMAND ${Python3_EXECUTABLE} "${ROOT}/tests/harness/check_module.py"
-              --target-json "${CMAKE_BINARY_DIR}/resolved-target-${_module_cid}.json" --wasm-opt "${LLGO_WASM_WASMOPT}"
+              --target-json "${_module_json}" --wasm-opt "${LLGO_WASM_WASMOPT}"
               "$<TARGET_FILE:${_module}>")
     # A module built only for the full tier is checked there (LlgoWasmTestTiers.cmake).
     get_target_property(_module_tier ${_module} LLGO_WASM_TIER)
@@ -397,6 +386,7 @@ if(LLGO_WASM_DRIVER_LINKED_MODULES)
     endif()
     set_tests_properties(module.${_variant}.${_module} PROPERTIES LABELS "${_variant};module;${_module_tier}")
   endforeach()
+  llgo_wasm_read_target("${LLGO_WASM_TARGET}")
 endif()
 
 # The raw Asyncify backend's switch path after a real link (tests/harness/check_switch_path.py):

@@ -126,7 +126,9 @@ function(llgo_wasm_add_program name)
     llgo_wasm_shared_objects(_objects SOURCES ${arg_SOURCES} OPTIONS ${LLGO_WASM_TARGET_CFLAGS} ${arg_OPTIONS}
                              DEFINES ${arg_DEFINES} INCLUDES ${arg_INCLUDES} ${_usage})
     add_executable(${_exe} ${_exclusion} $<TARGET_OBJECTS:${_objects}>)
-    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C)
+    # LLGO_WASM_CONTEXT/STACKS: what it is linked for (the module check reads its target by them).
+    set_target_properties(${_exe} PROPERTIES SUFFIX "${_extension}" LLGO_WASM_TIER ${_tier} LINKER_LANGUAGE C
+                          LLGO_WASM_CONTEXT "${LLGO_WASM_TARGET_CONTEXT}" LLGO_WASM_STACKS "${LLGO_WASM_TARGET_STACKS}")
     set_property(TARGET ${_exe} APPEND PROPERTY LINK_DEPENDS ${_link_files})
     target_link_libraries(${_exe} PRIVATE ${arg_RUNTIME} ${arg_LIBRARIES} llgo_runtime_build_flags)
     # The driver finishes and checks WASI modules, and narrows the Asyncify that emcc runs to the
