@@ -78,9 +78,13 @@ else()
   set(_size_max 18446744073709551615)
   set(_largest_separate 4611686018427387888)
 endif()
+set(_all_engines "${LLGO_WASM_TARGET_ENGINES}")
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _cid "${_backend}")
   set(_ctx "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}")
+  # Only the engines that run this context (fixtures.cmake: the resolved target's engines; e.g.
+  # WasmEdge runs no jspi module).
+  set(LLGO_WASM_TARGET_ENGINES "${LLGO_WASM_BACKEND_${_cid}_ENGINES}")
   set(_largest ${_largest_separate})
   if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
     # the shared stack: the target's default-stack-size (stack_size.c)
@@ -295,6 +299,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     endforeach()
   endforeach()
 endforeach()
+set(LLGO_WASM_TARGET_ENGINES "${_all_engines}")
 
 # The goroutine-limits fixture (fixtures.cmake builds it for backends with engine stacks).
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)

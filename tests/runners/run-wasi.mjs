@@ -14,6 +14,14 @@
 // refuses it loudly instead. With LLGO_WASM_POLL_AUDIT=1 it prints, when the module ends, what
 // poll_oneoff was asked for (the runtime's idle wait must use relative clocks only; a goroutine
 // waiting for an fd shares the call with the next timer's clock).
+// A module of the jspi context (one that imports module "llgo_jspi") runs with JavaScript Promise
+// Integration: its imports come from runtime/wasi/jspi_glue.mjs, wrapped in WebAssembly.Suspending,
+// and _start is called through WebAssembly.promising and awaited (node:wasi's start would call it
+// synchronously; it only lends the module its memory here). proc_exit then throws an exit object of
+// this runner's, which ends the program with that status, from _start or from any goroutine's
+// stack; a trap on any stack exits 134. Should the event loop run empty while _start is still
+// suspended (a stack waits on a promise nothing can settle), the runner says so with Go's
+// deadlock message and exits 2: never 0, and never Node's own 13 for an unsettled await.
 // Limits: tested with Node 24 (exnref modules need it); threads need run-wasi-threads.mjs.
 
 import { readFile } from 'node:fs/promises';
@@ -80,9 +88,36 @@ function reportPollAudit() {
     console.error('run-wasi: poll_oneoff audit: fd_read and clock subscriptions shared one call');
   }
 }
+// The jspi context's run (see the top): its exit status, once.
+class ProcExit {
+  constructor(code) {
+    this.code = code;
+  }
+}
+let jspiHost = null;
+let jspiSettled = false;
+function jspiFinish(status) {
+  if (jspiSettled) return;
+  jspiSettled = true;
+  reportPollAudit();
+  process.exit(status);
+}
+function jspiFail(error) {
+  if (error instanceof ProcExit) {
+    jspiFinish(error.code);
+    return;
+  }
+  console.error(`run-wasi: ${modulePath} trapped: ${error?.stack ?? error}`);
+  jspiFinish(EXIT_TRAP);
+}
+
 try {
   const bytes = await readFile(modulePath);
   const module = await WebAssembly.compile(bytes);
+  let jspi = null;
+  if (WebAssembly.Module.imports(module).some((entry) => entry.module === 'llgo_jspi')) {
+    jspi = await import('../../runtime/wasi/jspi_glue.mjs');
+  }
   wasi = new WASI({
     version: 'preview1',
     args: [modulePath, ...guestArguments],
@@ -92,6 +127,19 @@ try {
   const imports = wasi.getImportObject();
   const wasiImports = imports.wasi_snapshot_preview1;
   imports.wasi_snapshot_preview1 = { ...wasiImports, poll_oneoff: auditedPollOneoff(wasiImports.poll_oneoff) };
+  if (jspi) {
+    imports.wasi_snapshot_preview1.proc_exit = (code) => {
+      throw new ProcExit(code);
+    };
+    jspiHost = jspi.createJspiHost({
+      fail: jspiFail,
+      fatal: (message, status) => {
+        console.error(message);
+        jspiFinish(status);
+      },
+    });
+    Object.assign(imports, jspiHost.imports);
+  }
   instance = await WebAssembly.instantiate(module, imports);
 } catch (error) {
   die(EXIT_CANNOT_LOAD, `cannot load ${modulePath}: ${error.message}`);
@@ -101,9 +149,21 @@ if (typeof instance.exports._start !== 'function') {
   die(EXIT_CANNOT_LOAD, `${modulePath} is not a WASI command: it exports no _start function`);
 }
 
-try {
-  process.exitCode = wasi.start(instance);
-  reportPollAudit();
-} catch (error) {
-  die(EXIT_TRAP, `${modulePath} trapped: ${error.stack ?? error}`);
+if (jspiHost) {
+  // node:wasi takes the module's memory from a command whose _start does nothing.
+  wasi.start({ exports: { memory: instance.exports.memory, _start() {} } });
+  process.on('beforeExit', () => {
+    if (jspiSettled) return;
+    console.error('fatal error: all goroutines are asleep - deadlock!\n' +
+      `(run-wasi: ${modulePath}'s _start is still suspended, and nothing is left that could resume it)`);
+    jspiFinish(2);
+  });
+  jspiHost.start(instance).then(() => jspiFinish(0), jspiFail);
+} else {
+  try {
+    process.exitCode = wasi.start(instance);
+    reportPollAudit();
+  } catch (error) {
+    die(EXIT_TRAP, `${modulePath} trapped: ${error.stack ?? error}`);
+  }
 }
