@@ -29,8 +29,9 @@
  * Under the jspi context (P1 on a JavaScript host) the worker must not block the
  * JavaScript thread: a waiting poll_oneoff would stall the event loop, and with it
  * every promise the glue resolves. There the poll keeps its shape (the fd_read
- * subscriptions and a relative clock, in one call) but its clock is 0, so it only
- * looks; then, unless an fd was ready, the host loop suspends on a timer in the
+ * subscriptions and a relative clock, in one call) but its clock is 0 (1 ms while
+ * fds are watched: FD_LOOK_NS), so it only looks; then, unless an fd was ready, the
+ * host loop suspends on a timer in the
  * event loop (llgo_jspi_idle, runtime/wasi/jspi_glue.mjs: setTimeout) for the
  * next timer's time, at most FD_RECHECK_MS while a goroutine waits for an fd.
  */
@@ -52,6 +53,9 @@
 
 #ifdef LLGO_CONTEXT_JSPI
 #define FD_RECHECK_MS 10.0
+/* Node's WASI (uvwasi) misses an fd that is already readable when the poll's clock is 0 (the
+ * clock's event ends the poll first), so with fd waiters the look lasts up to 1 ms. */
+#define FD_LOOK_NS MILLISECOND
 /* Suspends the host loop for `ms` milliseconds (a timer in the event loop). */
 __attribute__((import_module("llgo_jspi"), import_name("llgo_jspi_idle"))) void llgo_jspi_idle(double ms);
 #endif
@@ -109,7 +113,7 @@ llgo_idle_wait_result llgo_platform_idle_wait(int64_t ns) {
   if (ns >= 0 && host_wakes_early) {
     wait_ns = (ns + MILLISECOND - 1) / MILLISECOND * MILLISECOND;
   }
-  ns = 0; /* the poll only looks */
+  ns = fd_waits_head != NULL ? FD_LOOK_NS : 0; /* the poll only looks */
 #endif
   if (ns >= 0) {
     if (host_wakes_early) {
