@@ -13,7 +13,8 @@
 // subtracts the realtime clock in unsigned arithmetic and ignores the clock id), so the runner
 // refuses it loudly instead. With LLGO_WASM_POLL_AUDIT=1 it prints, when the module ends, what
 // poll_oneoff was asked for (the runtime's idle wait must use relative clocks only; a goroutine
-// waiting for an fd shares the call with the next timer's clock).
+// waiting for an fd shares the call with the next timer's clock; how many clocks waited more than
+// 1 ms: none under the jspi context, whose idle wait waits in the event loop instead).
 // A module of the jspi context (one that imports module "llgo_jspi") runs with JavaScript Promise
 // Integration: its imports come from runtime/wasi/jspi_glue.mjs, wrapped in WebAssembly.Suspending,
 // and _start is called through WebAssembly.promising and awaited (node:wasi's start would call it
@@ -54,7 +55,7 @@ let wasi;
 // poll_oneoff, refusing absolute clock subscriptions. A subscription is 48 bytes: userdata (u64),
 // tag (u8 at 8; 0 = clock), then the clock's id (u32 at 16), timeout (u64 at 24), precision
 // (u64 at 32) and flags (u16 at 40; bit 0 = absolute).
-const pollAudit = { calls: 0, clocks: 0, fdReads: 0, fdReadsWithClock: 0 };
+const pollAudit = { calls: 0, clocks: 0, waitingClocks: 0, fdReads: 0, fdReadsWithClock: 0 };
 function auditedPollOneoff(pollOneoff) {
   return (subscriptions, events, count, eventCount) => {
     const view = new DataView(instance.exports.memory.buffer);
@@ -67,6 +68,7 @@ function auditedPollOneoff(pollOneoff) {
       if (view.getUint8(subscription + 8) !== 0) continue;
       clocks++;
       pollAudit.clocks++;
+      if (view.getBigUint64(subscription + 24, true) > 1000000n) pollAudit.waitingClocks++;
       if (view.getUint16(subscription + 40, true) & 1) {
         die(EXIT_ABSOLUTE_CLOCK, `${modulePath} asked poll_oneoff for an absolute clock subscription ` +
           `(timeout ${view.getBigUint64(subscription + 24, true)}); Node's WASI hangs on those, use relative ones`);
@@ -82,6 +84,7 @@ function reportPollAudit() {
   if (process.env.LLGO_WASM_POLL_AUDIT !== '1') return;
   console.error(`run-wasi: poll_oneoff audit: ${pollAudit.clocks > 0 ? 'relative clock subscriptions only' : 'no clock subscription'}`);
   console.error(`run-wasi: poll_oneoff audit: ${pollAudit.calls} calls, ${pollAudit.clocks} clock subscriptions`);
+  console.error(`run-wasi: poll_oneoff audit: ${pollAudit.waitingClocks} clock subscriptions waited more than 1 ms`);
   console.error(`run-wasi: poll_oneoff audit: ${pollAudit.fdReads} fd_read subscriptions, ` +
     `${pollAudit.fdReadsWithClock} calls with fd_read and clock subscriptions together`);
   if (pollAudit.fdReadsWithClock > 0) {
