@@ -78,9 +78,13 @@ else()
   set(_size_max 18446744073709551615)
   set(_largest_separate 4611686018427387888)
 endif()
+set(_all_engines "${LLGO_WASM_TARGET_ENGINES}")
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
   string(REPLACE "-" "_" _cid "${_backend}")
   set(_ctx "${LLGO_WASM_BACKEND_${_cid}_CONTEXT}")
+  # Only the engines that run this context (fixtures.cmake: the resolved target's engines; e.g.
+  # WasmEdge runs no jspi module).
+  set(LLGO_WASM_TARGET_ENGINES "${LLGO_WASM_BACKEND_${_cid}_ENGINES}")
   set(_largest ${_largest_separate})
   if(LLGO_WASM_BACKEND_${_cid}_STACKS STREQUAL "shared")
     # the shared stack: the target's default-stack-size (stack_size.c)
@@ -132,6 +136,15 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
       COMMAND ${_command} sleep-50ms EXIT 0 ENV LLGO_WASM_POLL_AUDIT=1
       STDOUT "slept 50 ms, not woken before 50 ms had passed"
       STDERR "run-wasi: poll_oneoff audit: relative clock subscriptions only")
+    if("engine-stacks" IN_LIST LLGO_WASM_BACKEND_${_cid}_CAPABILITIES AND "jspi" IN_LIST LLGO_WASM_ENGINE_${_engine}_PROVIDES)
+      # JSPI on a JavaScript host: the idle wait never blocks the event loop in poll_oneoff (its
+      # clock only looks); the 50 ms go by on a timer the host loop suspends on.
+      llgo_wasm_add_run_test(NAME blocking.${_variant}.${_engine}.${_backend}.idle-wait-in-event-loop
+        VARIANT ${_variant} ENGINE ${_engine} LABELS blocking ${_backend}
+        COMMAND ${_command} sleep-50ms EXIT 0 ENV LLGO_WASM_POLL_AUDIT=1
+        STDOUT "slept 50 ms, not woken before 50 ms had passed"
+        STDERR "run-wasi: poll_oneoff audit: 0 clock subscriptions waited more than 1 ms")
+    endif()
   endforeach()
 
   # Random goroutine programs against Go's semantics, and each runtime allocation failing in turn
@@ -295,6 +308,7 @@ foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)
     endforeach()
   endforeach()
 endforeach()
+set(LLGO_WASM_TARGET_ENGINES "${_all_engines}")
 
 # The goroutine-limits fixture (fixtures.cmake builds it for backends with engine stacks).
 foreach(_backend IN LISTS LLGO_WASM_FIXTURE_BACKENDS)

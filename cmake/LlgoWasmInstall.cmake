@@ -13,7 +13,7 @@
 #   share/llgo-wasm/                           "{root}" of an installed llgo-wasm: targets/*.json,
 #                                              cmake/ (toolchain files, Platform/, the modules the
 #                                              config uses), and the files descriptors name with
-#                                              {root}: runtime/emscripten/*.js, runtime/src/*.wat,
+#                                              {root}: runtime/emscripten/*.js, runtime/wasi/*.mjs (the P1 jspi glue), runtime/src/*.wat,
 #                                              the engine runners
 # The host tree of a preset installs all but the runtimes; the `install` preset installs all.
 include_guard(GLOBAL)
@@ -58,7 +58,7 @@ install(FILES "${PROJECT_SOURCE_DIR}/driver/include/llgo_wasm.h" "${PROJECT_SOUR
 
 # share/llgo-wasm: the same layout as the repository, so {root}/... names the same file in both.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/targets" DESTINATION "${LLGO_WASM_INSTALL_ROOT}" FILES_MATCHING PATTERN "*.json")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/emscripten" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/runtime")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/emscripten" "${PROJECT_SOURCE_DIR}/runtime/wasi" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/runtime")
 # The switch glue a context merges into the program at link time (a descriptor's context
 # `modules`, e.g. wasip1-stack-switching's .wat).
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/src/" DESTINATION "${LLGO_WASM_INSTALL_ROOT}/runtime/src"

@@ -54,7 +54,7 @@
 # name) resolves every target with that stack size (--stack-size).
 # {root} in a flag or command (a file of llgo-wasm itself) becomes LLGO_WASM_SOURCE_ROOT. Where an
 # engine's tool is (node, node26, wasmedge, ... at the engine's minimum-version) is the driver's
-# answer: `llgo-wasm run --list-engines --json`, asked once per target and configure, the one
+# answer: `llgo-wasm run --list-engines --json`, asked once per target, context and configure, the one
 # resolution `llgo-wasm run` uses (the environment variable of the tool's name, the toolchain
 # folder LLGO_WASM_TOOLCHAIN_DIR, PATH). An engine marked optional is left out when its tool is
 # missing; another one stops the configure when LLGO_WASM_REQUIRE_ENGINES is on (the target
@@ -109,10 +109,15 @@ function(llgo_wasm_json_flags out json)
   set(${out} "${_flags}" PARENT_SCOPE)
 endfunction()
 
-# The engines of <target> on this machine (`llgo-wasm run --list-engines --json`), asked once per
-# target and configure: the driver runs each tool's --version.
+# The engines of <target> [with context <ctx>: its engines, engines.<name>.contexts] on this machine
+# (`llgo-wasm run --list-engines --json`), asked once per target, context and configure: the driver
+# runs each tool's --version.
 function(_llgo_wasm_located_engines out target)
-  string(MAKE_C_IDENTIFIER "${target}" _key)
+  set(_context_args "")
+  if(ARGV2)
+    set(_context_args --context "${ARGV2}")
+  endif()
+  string(MAKE_C_IDENTIFIER "${target}_${ARGV2}" _key)
   get_property(_json GLOBAL PROPERTY LLGO_WASM_LOCATED_ENGINES_${_key})
   if(NOT _json)
     set(_environment "LLGO_WASM_ROOT=${LLGO_WASM_SOURCE_ROOT}")
@@ -120,7 +125,7 @@ function(_llgo_wasm_located_engines out target)
       list(APPEND _environment "LLGO_WASM_TOOLCHAIN_DIR=${LLGO_WASM_TOOLCHAIN_DIR}")
     endif()
     execute_process(COMMAND "${CMAKE_COMMAND}" -E env ${_environment}
-                            "${LLGO_WASM_DRIVER}" run --list-engines --json --target "${target}"
+                            "${LLGO_WASM_DRIVER}" run --list-engines --json --target "${target}" ${_context_args}
       OUTPUT_VARIABLE _json ERROR_VARIABLE _err RESULT_VARIABLE _rc)
     if(NOT _rc EQUAL 0)
       message(FATAL_ERROR "llgo-wasm run --list-engines --target ${target} failed (${_rc}):\n${_err}")
@@ -170,7 +175,7 @@ macro(llgo_wasm_read_target target)
 
   set(LLGO_WASM_TARGET_ENGINES "")
   set(LLGO_WASM_TARGET_MISSING_ENGINES "")
-  _llgo_wasm_located_engines(_rt_located "${target}")
+  _llgo_wasm_located_engines(_rt_located "${target}" "${_rt_CONTEXT}")
   string(JSON _rt_count LENGTH "${LLGO_WASM_TARGET_JSON}" engines)
   if(_rt_count GREATER 0)
     math(EXPR _rt_last "${_rt_count} - 1")

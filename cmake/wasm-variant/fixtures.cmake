@@ -40,7 +40,8 @@
 # Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, LLGO_WASM_PRIMARY_BACKEND
 # (the target's default context in its default stack mode), and for each id
 # LLGO_WASM_BACKEND_<id>_CONTEXT, LLGO_WASM_BACKEND_<id>_STACKS and LLGO_WASM_BACKEND_<id>_CAPABILITIES
-# (what the backend does: LLGO_WASM_TARGET_CAPABILITIES, LlgoWasmTargetFacts.cmake);
+# (what the backend does: LLGO_WASM_TARGET_CAPABILITIES, LlgoWasmTargetFacts.cmake) and
+# LLGO_WASM_BACKEND_<id>_ENGINES (the engines here that run its context: LLGO_WASM_TARGET_ENGINES);
 # LLGO_WASM_SWITCH_PATH_BACKENDS: the raw post-link Asyncify backends whose switch path is checked
 # (switch_path_objects_<id>).
 
@@ -183,6 +184,8 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
     endif()
     llgo_wasm_read_target("${LLGO_WASM_TARGET}" CONTEXT ${_ctx} STACKS ${_mode})
     set(LLGO_WASM_BACKEND_${_cid}_CAPABILITIES "${LLGO_WASM_TARGET_CAPABILITIES}")
+    # The engines that run this context (the resolved target's: engines.<name>.contexts).
+    set(LLGO_WASM_BACKEND_${_cid}_ENGINES "${LLGO_WASM_TARGET_ENGINES}")
 
     list(GET LLGO_WASM_TARGET_DATA_MODEL 0 _ptr)
     list(GET LLGO_WASM_TARGET_DATA_MODEL 1 _long)

@@ -140,14 +140,21 @@ void contexts_fit_target(const Facts& d) {
   facts["triple-is-wasm"] = is_wasm(d);
   facts["triple-is-emscripten"] = is_emscripten(d);
   facts["triple-is-wasi"] = triple_is_wasi(d.spec.triple);
+  facts["javascript-host"] = is_emscripten(d) || std::any_of(d.spec.engines.begin(), d.spec.engines.end(), [](const auto& engine) {
+    const auto& provides = engine.second.provides;
+    return std::find(provides.begin(), provides.end(), "jspi") != provides.end();
+  });
   for (std::size_t i = 0; i < supported.size(); ++i) {
     auto need = needs.find(supported[i]);
     if (need == needs.end()) continue;
     const nlohmann::json& value = facts[nlohmann::json::json_pointer("/" + need->second.key)];
     if (std::find(need->second.one_of.begin(), need->second.one_of.end(), value) != need->second.one_of.end()) continue;
     bool triple = need->second.key.rfind("triple-is-", 0) == 0;
-    std::string path = triple ? "triple" : need->second.key;
-    std::string actual = triple ? "the triple is \"" + d.spec.triple + "\"" : dotted(path) + " is " + value.dump();
+    bool host = need->second.key == "javascript-host";
+    std::string path = triple || host ? "triple" : need->second.key;
+    std::string actual = host     ? "the triple is \"" + d.spec.triple + "\" and no engine provides \"jspi\""
+                         : triple ? "the triple is \"" + d.spec.triple + "\""
+                                  : dotted(path) + " is " + value.dump();
     fail_at(d.positions.item("capabilities/context/supported", i),
             "context \"" + supported[i] + "\" needs " + need->second.what + ", but " + actual + " (" + where(d, path) + ")");
   }
@@ -378,6 +385,22 @@ void run_engines_name_engines(const Facts& d) {
   }
 }
 
+// engines.<name>.contexts names contexts the target supports (an engine that runs none of them
+// would never be used; a typo would silently drop the engine from every context).
+void engine_contexts_are_supported(const Facts& d) {
+  const auto& supported = d.spec.capabilities.supported_contexts;
+  for (const auto& [engine, settings] : d.spec.engines) {
+    for (std::size_t i = 0; i < settings.contexts.size(); ++i) {
+      const std::string& context = settings.contexts[i];
+      if (std::find(supported.begin(), supported.end(), context) != supported.end()) continue;
+      Location at = d.positions.item("engines/" + engine + "/contexts", i);
+      if (at.file.empty()) at = d.positions.value("engines/" + engine);
+      fail_at(at, "engine \"" + engine + "\" names context \"" + context + "\" in its contexts, which the target does not "
+                  "support (" + join(supported) + "); name supported ones, or drop contexts to run every one");
+    }
+  }
+}
+
 // An engine's test settings agree: a sampled engine (a browser) cannot also run every case, and
 // a minimum version is a dotted number (what `TOOL --version` is compared with).
 void engine_settings_are_consistent(const Facts& d) {
@@ -473,6 +496,7 @@ const std::vector<DescriptorRule>& descriptor_rules() {
       {"engines-run-the-program", engines_run_the_program},
       {"run-engines-name-engines", run_engines_name_engines},
       {"engine-settings-are-consistent", engine_settings_are_consistent},
+      {"engine-contexts-are-supported", engine_contexts_are_supported},
       {"build-tags-are-identifiers", build_tags_are_identifiers},
       {"required-environment-is-wasi-threads", required_environment_is_wasi_threads},
       {"required-environment-needs-platform-default", required_environment_needs_platform_default},

@@ -200,6 +200,19 @@ bool query_sets_stack_size(const Query& query) {
   return query.stack_size.has_value() || non_empty_environment_value(query, kEnvStackSize) != nullptr;
 }
 
+// Only the engines that run the chosen context (engines.<name>.contexts, absent = every one),
+// in engines and run-engines alike: WasmEdge runs no JSPI module.
+static void keep_engines_of_context(TargetSpec& spec) {
+  const std::string& context = spec.capabilities.context;
+  auto runs_context = [&](const Engine& engine) {
+    return engine.contexts.empty() || std::find(engine.contexts.begin(), engine.contexts.end(), context) != engine.contexts.end();
+  };
+  for (auto it = spec.engines.begin(); it != spec.engines.end();) {
+    it = runs_context(it->second) ? std::next(it) : spec.engines.erase(it);
+  }
+  std::erase_if(spec.run_engines, [&](const std::string& name) { return !spec.engines.count(name); });
+}
+
 ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& query) {
   // Checked whatever the target: a typo here must never silently mean "0".
   const std::string wasi_threads =
@@ -261,6 +274,7 @@ ResolvedTarget resolve_target(const DescriptorSet& descriptors, const Query& que
   spec.capabilities.context = choose_context(spec, query);
   // The chosen context's exception-handling models, where it has its own (context-eh).
   if (auto eh = spec.context_eh.find(spec.capabilities.context); eh != spec.context_eh.end()) spec.capabilities.eh = eh->second;
+  keep_engines_of_context(spec);
   choose_stacks(spec.capabilities, spec.name, query);
   choose_stack_size(spec, query);
   return ResolvedTarget{

@@ -25,6 +25,15 @@
  * clock either way (a wait may always end early).
  * Limits: fds are polled only when no goroutine is runnable (a worker that never
  * idles never looks at them; Go's netpoller is also checked by sysmon).
+ *
+ * Under the jspi context (P1 on a JavaScript host) the worker must not block the
+ * JavaScript thread: a waiting poll_oneoff would stall the event loop, and with it
+ * every promise the glue resolves. There the poll keeps its shape (the fd_read
+ * subscriptions and a relative clock, in one call) but its clock is 0 (1 ms while
+ * fds are watched: FD_LOOK_NS), so it only looks; then, unless an fd was ready, the
+ * host loop suspends on a timer in the
+ * event loop (llgo_jspi_idle, runtime/wasi/jspi_glue.mjs: setTimeout) for the
+ * next timer's time, at most FD_RECHECK_MS while a goroutine waits for an fd.
  */
 #include "blocking.h"
 #include "gstate.h"
@@ -41,6 +50,15 @@
 #define SPIN_LIMIT ((int64_t)100000) /* 100 us */
 #define MAX_FD_WAITS 63
 #define CLOCK_USERDATA ((__wasi_userdata_t)MAX_FD_WAITS)
+
+#ifdef LLGO_CONTEXT_JSPI
+#define FD_RECHECK_MS 10.0
+/* Node's WASI (uvwasi) misses an fd that is already readable when the poll's clock is 0 (the
+ * clock's event ends the poll first), so with fd waiters the look lasts up to 1 ms. */
+#define FD_LOOK_NS MILLISECOND
+/* Suspends the host loop for `ms` milliseconds (a timer in the event loop). */
+__attribute__((import_module("llgo_jspi"), import_name("llgo_jspi_idle"))) void llgo_jspi_idle(double ms);
+#endif
 
 /* A goroutine waiting in llgo_wait_readable: heap memory (the idle wait reads
  * it while the goroutine is parked, its stack possibly someone else's). */
@@ -90,6 +108,13 @@ llgo_idle_wait_result llgo_platform_idle_wait(int64_t ns) {
     s->u.u.fd_read.file_descriptor = (__wasi_fd_t)w->fd;
     polled[count++] = w;
   }
+#ifdef LLGO_CONTEXT_JSPI
+  int64_t wait_ns = ns; /* what llgo_jspi_idle waits, below */
+  if (ns >= 0 && host_wakes_early) {
+    wait_ns = (ns + MILLISECOND - 1) / MILLISECOND * MILLISECOND;
+  }
+  ns = fd_waits_head != NULL ? FD_LOOK_NS : 0; /* the poll only looks */
+#endif
   if (ns >= 0) {
     if (host_wakes_early) {
       ns = (ns + MILLISECOND - 1) / MILLISECOND * MILLISECOND;
@@ -126,6 +151,16 @@ llgo_idle_wait_result llgo_platform_idle_wait(int64_t ns) {
     llgo_ready(w->g);
     fd_ready = 1;
   }
+#ifdef LLGO_CONTEXT_JSPI
+  ns = wait_ns;
+  if (!fd_ready) {
+    double ms = ns < 0 ? FD_RECHECK_MS : (double)ns / (double)MILLISECOND;
+    if (fd_waits_head != NULL && ms > FD_RECHECK_MS) {
+      ms = FD_RECHECK_MS;
+    }
+    llgo_jspi_idle(ms);
+  }
+#endif
   if (!fd_ready && ns >= 0 && llgo_nanotime() - start < ns) {
     host_wakes_early = 1;
   }

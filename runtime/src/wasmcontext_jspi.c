@@ -2,7 +2,7 @@
 /*
  * wasmcontext_jspi.c - the context backend on JavaScript Promise Integration
  * (WebAssembly.Suspending / WebAssembly.promising; J32, J64 under Emscripten's
- * -sJSPI). No Asyncify: nothing is instrumented, so the module and CPU-bound
+ * -sJSPI; P1 on a JavaScript host: Node's WASI through tests/runners/run-wasi.mjs). No Asyncify: nothing is instrumented, so the module and CPU-bound
  * code cost what a plain build does, and a switch costs the same at any depth.
  *
  * The engine keeps each context's wasm stack: a context is one call of the
@@ -14,7 +14,8 @@
  * on, and suspends the host until the context gives control back. suspend is
  * the Suspending import llgo_jspi_suspend (the context's promise, kept by the
  * glue under its id; the host is woken); exit throws a sentinel that unwinds the
- * context to its promising boundary. The glue is runtime/emscripten/jspi_glue.js.
+ * context to its promising boundary. The glue is runtime/emscripten/jspi_glue.js (an Emscripten
+ * library), on P1 runtime/wasi/jspi_glue.mjs (an ES module; the host loop's entry is _start).
  *
  * The C shadow stack (__stack_pointer) and its storage are this layer's, as in
  * the stack-switching backend: resume sets the context's stack pointer and
@@ -40,19 +41,31 @@
  */
 #include "wasmcontext_storage.h"
 
-#include <emscripten/emscripten.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* The glue (jspi_glue.js): llgo_jspi_switch and llgo_jspi_suspend suspend their caller. */
-int llgo_jspi_switch(uint32_t id, int first);
-void llgo_jspi_suspend(uint32_t id);
-void llgo_jspi_finish(void);
-void llgo_jspi_exit(void);
-void llgo_jspi_forget(uint32_t id);
-void llgo_jspi_halt(void); /* never returns: parks the calling stack */
-int32_t llgo_jspi_engine_cap(void);
+#ifdef __EMSCRIPTEN__
+/* J32, J64: the glue is an Emscripten library (runtime/emscripten/jspi_glue.js), -sJSPI wraps. */
+#include <emscripten/emscripten.h>
+#define JSPI_IMPORT(name)
+#define JSPI_EXPORT(name) EMSCRIPTEN_KEEPALIVE
+#else
+/* P1 on a JavaScript host: the glue is the ES module runtime/wasi/jspi_glue.mjs, whose imports
+ * (module "llgo_jspi") the runner (tests/runners/run-wasi.mjs) wraps in WebAssembly.Suspending,
+ * and which calls the exports below through WebAssembly.promising. */
+#define JSPI_IMPORT(name) __attribute__((import_module("llgo_jspi"), import_name(#name)))
+#define JSPI_EXPORT(name) __attribute__((export_name(#name)))
+#endif
+
+/* The glue: llgo_jspi_switch and llgo_jspi_suspend suspend their caller. */
+JSPI_IMPORT(llgo_jspi_switch) int llgo_jspi_switch(uint32_t id, int first);
+JSPI_IMPORT(llgo_jspi_suspend) void llgo_jspi_suspend(uint32_t id);
+JSPI_IMPORT(llgo_jspi_finish) void llgo_jspi_finish(void);
+JSPI_IMPORT(llgo_jspi_exit) void llgo_jspi_exit(void);
+JSPI_IMPORT(llgo_jspi_forget) void llgo_jspi_forget(uint32_t id);
+JSPI_IMPORT(llgo_jspi_halt) void llgo_jspi_halt(void); /* never returns: parks the calling stack */
+JSPI_IMPORT(llgo_jspi_engine_cap) int32_t llgo_jspi_engine_cap(void);
 
 const char llgo_wasmcontext_backend_name[] = "jspi";
 /* The engine's cap on live contexts (0: none beyond memory), asked from the glue once. */
@@ -92,7 +105,7 @@ static uint32_t next_id;
 /* The glue saw a context fail (a SuspendError) and is ending the program: no stack goes on. */
 static volatile int stopped;
 
-EMSCRIPTEN_KEEPALIVE void llgo_jspi_stop(void) { stopped = 1; }
+JSPI_EXPORT(llgo_jspi_stop) void llgo_jspi_stop(void) { stopped = 1; }
 
 static inline void halt_if_stopped(void) {
   if (stopped) {
@@ -111,7 +124,7 @@ size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
 
 /* Every context's first frame, on a stack of its own (the glue calls it through
  * WebAssembly.promising, from a microtask, while the host is suspended). */
-EMSCRIPTEN_KEEPALIVE void llgo_jspi_run(void) {
+JSPI_EXPORT(llgo_jspi_run) void llgo_jspi_run(void) {
   jspi_backend *self = starting;
   starting = NULL;
   self->entry(self->arg);

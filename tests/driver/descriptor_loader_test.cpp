@@ -194,7 +194,22 @@ TEST(DescriptorLoader, RejectsDataModelThatContradictsTriple) {
 TEST(DescriptorLoader, RejectsDefaultContextOutsideSupportedList) {
   EXPECT_TRUE(fails_with(
       [] { load_custom(R"({"name": "x", "inherits": "wasip1", "capabilities": {"context": {"default": "pthread"}}})"); },
-      {"custom/x.json:1:77", "default context \"pthread\" is not among the supported ones (asyncify)"}));
+      {"custom/x.json:1:77", "default context \"pthread\" is not among the supported ones (asyncify, jspi)"}));
+}
+
+// engines.<name>.contexts: a name that is no context is the schema's error (at the item), a
+// context the target does not support the rule's (at the list: a replaced list keeps no item
+// positions).
+TEST(DescriptorLoader, EngineContextsAreCheckedWithTheirPosition) {
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "engines": {"wasmedge": {"contexts": ["asyncify", "jsp"]}}})"); },
+      {"custom/x.json:1:87", "jsp"}));
+  EXPECT_TRUE(fails_with(
+      [] { load_custom(R"({"name": "x", "inherits": "wasip1", "engines": {"wasmedge": {"contexts": ["asyncify", "pthread"]}}})"); },
+      {"custom/x.json:1:74", "engine \"wasmedge\" names context \"pthread\" in its contexts, which the target does not support "
+       "(asyncify, jspi)"}));
+  // Every context the target supports is fine, and so is none (absent: every one).
+  EXPECT_NO_THROW(load_custom(R"({"name": "x", "inherits": "wasip1", "engines": {"wasmedge": {"contexts": ["jspi", "asyncify"]}}})"));
 }
 
 TEST(DescriptorLoader, StacksCapability) {

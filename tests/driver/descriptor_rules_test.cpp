@@ -55,6 +55,12 @@ std::vector<RuleCase> rule_cases() {
       {"contexts-fit-target", "wasip1",
        [](TargetSpec& s) { s.capabilities.supported_contexts.push_back("emscripten-fiber"); },
        "needs an Emscripten target"},
+      // jspi needs a JavaScript host: P1 has one while an engine provides jspi (Node's WASI runner).
+      {"contexts-fit-target", "wasip1",
+       [](TargetSpec& s) {
+         for (auto& [name, engine] : s.engines) std::erase(engine.provides, "jspi");
+       },
+       "context \"jspi\" needs a JavaScript host"},
       {"context-flags-name-supported-contexts", "wasip1",
        [](TargetSpec& s) { s.context_ldflags["pthread"] = {"-DX"}; }, "which the target does not support"},
       {"context-flags-name-supported-contexts", "wasip1",
@@ -108,6 +114,8 @@ std::vector<RuleCase> rule_cases() {
        "is sampled (each run is costly), so it cannot run every case too"},
       {"engine-settings-are-consistent", "wasip1", [](TargetSpec& s) { s.engines["wasmedge"].minimum_version = "0.14-rc1"; },
        "minimum-version \"0.14-rc1\" is not a dotted number"},
+      {"engine-contexts-are-supported", "wasip1", [](TargetSpec& s) { s.engines["wasmedge"].contexts = {"asyncify", "pthread"}; },
+       "engine \"wasmedge\" names context \"pthread\" in its contexts, which the target does not support (asyncify, jspi)"},
       {"build-tags-are-identifiers", "wasip1", [](TargetSpec& s) { s.build_tags.push_back("a-b"); }, "is not an identifier"},
       {"required-environment-is-wasi-threads", "wasip1", [](TargetSpec&) {}, "requires-env can only name LLGO_WASI_THREADS",
        {{"LLGO_OTHER", "1"}}},

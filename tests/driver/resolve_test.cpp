@@ -226,6 +226,37 @@ TEST(Resolve, ContextChoosesItsExceptionModels) {
   EXPECT_EQ(target_from_json(target_to_json(resolve(jspi))).spec.capabilities.eh.final, ExceptionModel::Exnref);
 }
 
+// engines.<name>.contexts: resolution keeps the engines that run the chosen context, in engines
+// and run-engines alike. P1's jspi runs on Node's WASI only (WasmEdge, Wasmtime and the Chromium
+// page's shim run no JSPI module; Node 26's engine is jspi's only); its asyncify context keeps
+// every other engine.
+TEST(Resolve, ContextKeepsItsEngines) {
+  auto engine_names = [](const ResolvedTarget& target) {
+    std::vector<std::string> names;
+    for (const auto& [name, engine] : target.spec.engines) names.push_back(name);
+    return names;
+  };
+  Query jspi = named("wasip1");
+  jspi.context = "jspi";
+  ResolvedTarget p1_jspi = resolve(jspi);
+  EXPECT_EQ(engine_names(p1_jspi), (std::vector<std::string>{"node-wasi", "node26-wasi"}));
+  EXPECT_EQ(p1_jspi.spec.run_engines, (std::vector<std::string>{"node-wasi"}));
+  nlohmann::json form = target_to_json(p1_jspi);
+  EXPECT_FALSE(form["engines"].contains("wasmedge"));
+  EXPECT_EQ(form["run-engines"], (nlohmann::json{"node-wasi"}));
+  // A resolved target loads back as it was resolved.
+  EXPECT_EQ(engine_names(target_from_json(form)), (std::vector<std::string>{"node-wasi", "node26-wasi"}));
+
+  ResolvedTarget p1 = resolve(named("wasip1"));
+  EXPECT_EQ(engine_names(p1), (std::vector<std::string>{"chromium", "node-wasi", "wasmedge", "wasmtime"}));
+  EXPECT_EQ(p1.spec.run_engines, (std::vector<std::string>{"node-wasi", "wasmedge", "wasmtime"}));
+  EXPECT_EQ(p1.spec.engines.at("wasmedge").contexts, (std::vector<std::string>{"asyncify"}));
+  // J32's engines name no contexts: every one runs each of them.
+  Query j32 = named("wasm");
+  j32.context = "jspi";
+  EXPECT_EQ(engine_names(resolve(j32)), engine_names(resolve(named("wasm"))));
+}
+
 TEST(Resolve, StacksChoice) {
   auto has_tag = [](const ResolvedTarget& target, const char* tag) {
     auto tags = effective_flags(target.spec).build_tags;

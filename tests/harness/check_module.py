@@ -23,6 +23,12 @@ and, for a WASI module, what the resolved target's capabilities (`llgo-wasm reso
        glue was merged), and nothing is imported from a merged module; without the capability
        there are none. wabt 1.0.32 cannot read continuation types, so such a module's sections
        are read from wasm-opt --print as well.
+  engine stacks without stack switching (effective capability engine-stacks: JSPI on a JavaScript
+       host, e.g. P1's jspi context): the switch is the JavaScript glue's, so the module also
+       imports module llgo_jspi (runtime/wasi/jspi_glue.mjs), at least its llgo_jspi_switch and
+       llgo_jspi_suspend, and exports llgo_jspi_run;
+  engine stacks, or capabilities.asyncify "none": no Asyncify at all (no asyncify.* import, no
+       asyncify_* export), and with capabilities.eh.final "exnref" its SjLj is there as try_table.
 Prints what it found; exits 1 with every violation listed.
 """
 import argparse
@@ -93,6 +99,9 @@ def main():
         problems.append(f"Emscripten's JS-assisted exceptions or SjLj ({len(invokes)} env.invoke_* imports, e.g. "
                         f"{invokes[0]}) in a module whose target says capabilities.eh.final \"exnref\"")
     print(f"exception handling: the target says {eh_final}; {len(invokes)} env.invoke_* imports")
+    effective = target.get("effective", {}).get("capabilities", [])
+    engine_stacks = "engine-stacks" in effective
+    no_asyncify = engine_stacks or target["capabilities"]["asyncify"] == "none"
     if not wasi:
         # An Emscripten module: its imports and exports are its loader's business.
         return report(a.module, target, problems)
@@ -117,10 +126,32 @@ def main():
     elif any(switches.values()):
         problems.append(f"stack-switching instructions in a module whose target has no such capability: {switches}")
 
+    # JSPI: the switch is imported from the JavaScript glue (engine stacks the engine keeps,
+    # without the stack-switching instructions).
+    jspi_glue = engine_stacks and not stack_switching
+    if jspi_glue:
+        for want in ("llgo_jspi.llgo_jspi_switch", "llgo_jspi.llgo_jspi_suspend"):
+            if want not in import_names:
+                problems.append(f"import {want} missing: a module on engine stacks without stack switching "
+                                f"switches through the JSPI glue (imports: {import_names})")
+        if "llgo_jspi_run" not in exports:
+            problems.append(f"export llgo_jspi_run missing (every goroutine's first frame; exports: {exports})")
+    if no_asyncify:
+        asyncify = [n for n in import_names if n.startswith("asyncify.")] + \
+                   [n for n in exports if n.startswith("asyncify_")]
+        if asyncify:
+            problems.append(f"Asyncify in a module whose context needs none: {asyncify}")
+        if eh_final == "exnref" and not try_tables:
+            problems.append("no try_table: the target says capabilities.eh.final \"exnref\", but the module's "
+                            "SjLj (every defer frame's setjmp) is not there as exnref")
+        print(f"no Asyncify: {len(asyncify)} asyncify.* imports or asyncify_* exports, {try_tables} try_table")
+
     if not threads:
         if shared:
             problems.append(f"shared memory: {memory_lines}")
         for name in import_names:
+            if jspi_glue and name.startswith("llgo_jspi."):
+                continue  # the JSPI glue's (checked above)
             if not name.startswith("wasi_snapshot_preview1."):
                 problems.append(f"import {name} (a module without threads imports only wasi_snapshot_preview1)")
         for want in ("_start", "memory"):

@@ -5,6 +5,7 @@
 #include "llgo_wasm/link_plan.hpp"
 
 #include "llgo_wasm/program_merge.hpp"
+#include "llgo_wasm/target_capabilities.hpp"
 #include "link_sysroot.hpp"
 
 #include <algorithm>
@@ -424,8 +425,10 @@ bool link_line_keeps_debug_info(const std::vector<std::string>& line) {
   return keep;
 }
 
+// Not for a context whose goroutines run on engine stacks (JSPI on P1): nothing switches by
+// Asyncify there, so the link is SjLj's legacy EH -> exnref only, as for stack switching.
 bool needs_post_link_asyncify(const ResolvedTarget& target) {
-  return target.spec.capabilities.asyncify == AsyncifyMode::PostLink;
+  return target.spec.capabilities.asyncify == AsyncifyMode::PostLink && !target_has_capability(target.spec, "engine-stacks");
 }
 
 bool needs_program_merge(const ResolvedTarget& target) { return !chosen_context_merge(target.spec).empty(); }

@@ -209,6 +209,9 @@ const std::vector<Field<Engine>>& engine_fields() {
       {.key = "labels", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
        .read = [](const auto& r, auto key, auto& e) { e.labels = r.optional_strings(key); },
        .write = [](const auto& e, auto& j, auto key) { j[key] = e.labels; }},
+      {.key = "contexts", .kind = FieldKind::StringList, .merge = MergeRule::Replaced,
+       .read = [](const auto& r, auto key, auto& e) { e.contexts = r.optional_strings(key); },
+       .write = [](const auto& e, auto& j, auto key) { if (!e.contexts.empty()) j[key] = e.contexts; }},
   };
   return fields;
 }

@@ -129,7 +129,8 @@ bool link_line_keeps_debug_info(const std::vector<std::string>& line);
 // A word as a POSIX shell reads it back: as it is when it needs no quoting, else in '...'.
 std::string shell_quote(const std::string& word);
 
-// Does this target need the post-link Asyncify (+ exnref) pipeline for an executable?
+// Does this target need the post-link Asyncify (+ exnref) pipeline for an executable? (Not with
+// a context on engine stacks: JSPI on P1.)
 bool needs_post_link_asyncify(const ResolvedTarget& target);
 // Does its chosen context merge modules into executables (then wasm-merge and a wasm-opt step
 // follow the link, without Asyncify)?

@@ -134,6 +134,9 @@ struct Engine {
   // ("wasi-poll-audit": tests/runners/run-wasi.mjs reports poll_oneoff's subscriptions).
   std::vector<std::string> provides;
   std::vector<std::string> labels;  // test labels of every run on this engine ("browser")
+  // The context backends whose programs this engine runs; empty = every one. Resolution keeps
+  // only the engines that run the chosen context (WasmEdge runs no JSPI module).
+  std::vector<std::string> contexts;
   bool operator==(const Engine&) const = default;
 };
 

@@ -1,0 +1,156 @@
+// jspi_glue.mjs - the switch of the JSPI context backend (runtime/src/wasmcontext_jspi.c) for P1
+// on a JavaScript host: a WASI module run by Node's WASI (tests/runners/run-wasi.mjs), with
+// JavaScript Promise Integration (WebAssembly.Suspending / WebAssembly.promising). The same
+// design as J32's Emscripten library runtime/emscripten/jspi_glue.js (docs/runtime.md, JSPI),
+// as a plain ES module: the C side imports these functions from module "llgo_jspi"
+// (import_module/import_name); createJspiHost returns them, the suspending ones wrapped in
+// WebAssembly.Suspending, and runs the host loop's entry (_start) and every goroutine's first
+// frame (the export llgo_jspi_run) through WebAssembly.promising.
+//
+// The host loop suspends in llgo_jspi_switch on a promise that the context resolves when it
+// suspends (llgo_jspi_suspend), returns (llgo_jspi_finish) or exits (llgo_jspi_exit); a
+// suspended context waits on a promise whose resolver is kept here under its id. When nothing
+// is runnable, the idle wait (runtime/src/idle_wait_wasip1.c) suspends the host loop on a timer
+// (llgo_jspi_idle), so the event loop runs meanwhile.
+//
+// Failures are never silent: a context's stack that ends with anything but the exit sentinel
+// ends the program through `fail` (the runner's: proc_exit's exit object becomes the exit status,
+// a trap exits 134); a SuspendError (a goroutine blocked below a JavaScript frame) is a Go-style
+// fatal error, exit 2; a wasm exception that leaves a context (a longjmp to a jmp_buf none of its
+// frames set) is reported to the host as ESCAPED.
+//
+// The cap on live contexts per engine (llgo_jspi_engine_cap) is jspi_glue.js's own function,
+// taken from that file (evaluated with a stand-in for Emscripten's addToLibrary), so its
+// knowledge lives once.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+// What the host's llgo_jspi_switch returns (wasmcontext_jspi.c's OUTCOME_*).
+const SUSPENDED = 0;
+const RETURNED = 1;
+const ESCAPED = 2;
+
+const SUSPEND_BELOW_JS_FRAME =
+  'fatal error: a goroutine blocked or yielded below a JavaScript frame (JavaScript called into ' +
+  'Go, and that call blocked on a channel, lock or timer); the JSPI backend cannot suspend ' +
+  'JavaScript frames. Restructure: have the JavaScript code start a goroutine and return ' +
+  'instead of blocking inside the call.';
+
+// J32's library object (runtime/emscripten/jspi_glue.js): its functions, as Emscripten would
+// link them. Only pure functions of it are used here (llgo_jspi_engine_cap).
+function emscriptenLibrary() {
+  const source = readFileSync(new URL('../emscripten/jspi_glue.js', import.meta.url), 'utf8');
+  let library = null;
+  // eslint-disable-next-line no-new-func
+  new Function('addToLibrary', 'require', source)((object) => { library = object; }, createRequire(import.meta.url));
+  if (!library || typeof library.llgo_jspi_engine_cap !== 'function') {
+    throw new Error('runtime/emscripten/jspi_glue.js defines no llgo_jspi_engine_cap');
+  }
+  return library;
+}
+
+// The cap on live goroutines of this engine (0: none beyond memory): see jspi_glue.js.
+export function jspiEngineCap() {
+  return emscriptenLibrary().llgo_jspi_engine_cap();
+}
+
+// Does this compiled module use the glue (the jspi context)?
+export function usesJspi(module) {
+  return WebAssembly.Module.imports(module).some((entry) => entry.module === 'llgo_jspi');
+}
+
+// The glue for one instance. fail(error) ends the program (it may throw); fatal(message, status)
+// prints a fatal error and ends the program with that status.
+export function createJspiHost({ fail, fatal }) {
+  if (typeof WebAssembly.Suspending !== 'function' || typeof WebAssembly.promising !== 'function') {
+    throw new Error('this engine has no JavaScript Promise Integration (WebAssembly.Suspending, ' +
+      'WebAssembly.promising): the jspi context needs Node >= 24');
+  }
+  const exitSentinel = { llgoJspiExit: true };
+  const waiting = new Map(); // context id -> resolver of its pending llgo_jspi_suspend
+  let host = null;           // resolves the host's pending llgo_jspi_switch
+  let dead = false;          // a context failed: the program is ending, nothing runs on
+  let never = null;          // the promise llgo_jspi_halt parks stacks on
+  let run = null;            // llgo_jspi_run, promising
+  let stop = null;           // llgo_jspi_stop
+  let cap = null;
+
+  const wakeHost = (outcome) => {
+    const resolve = host;
+    host = null;
+    if (resolve && !dead) resolve(outcome);
+  };
+  // One microtask after a suspend: had the suspend failed (SuspendError), the failure's handler
+  // was queued in between and has stopped everything.
+  const wakeSuspended = (id) => {
+    if (waiting.has(id)) wakeHost(SUSPENDED);
+  };
+  const failed = (error) => {
+    if (error === exitSentinel) return;
+    if (error instanceof WebAssembly.Exception && host) {
+      wakeHost(ESCAPED); // a longjmp left the context (C throws no other wasm exception)
+      return;
+    }
+    dead = true;
+    stop();
+    if (typeof WebAssembly.SuspendError === 'function' && error instanceof WebAssembly.SuspendError) {
+      fatal(`${SUSPEND_BELOW_JS_FRAME}\n(${error})`, 2);
+      return;
+    }
+    fail(error);
+  };
+  const start = () => {
+    run().then(null, failed);
+  };
+
+  const imports = {
+    // Host: runs context `id` (starting its entry when `first`) until it gives control back.
+    llgo_jspi_switch: new WebAssembly.Suspending((id, first) => new Promise((resolve) => {
+      host = resolve;
+      if (first) {
+        queueMicrotask(start); // a new stack starts from a microtask, once the host has suspended
+      } else {
+        const resume = waiting.get(id);
+        waiting.delete(id);
+        resume();
+      }
+    })),
+    // Context `id`: gives control back to the host; returns when the host switches to it again.
+    llgo_jspi_suspend: new WebAssembly.Suspending((id) => new Promise((resolve) => {
+      waiting.set(id, resolve);
+      queueMicrotask(() => wakeSuspended(id));
+    })),
+    // Any stack, after llgo_jspi_stop: parks it for good (the program is ending).
+    llgo_jspi_halt: new WebAssembly.Suspending(() => never || (never = new Promise(() => {}))),
+    // The host loop, idle: waits `ms` milliseconds in the event loop.
+    llgo_jspi_idle: new WebAssembly.Suspending((ms) => new Promise((resolve) => {
+      setTimeout(resolve, Math.max(0, Math.ceil(ms)));
+    })),
+    llgo_jspi_engine_cap: () => {
+      if (cap === null) cap = jspiEngineCap();
+      return cap;
+    },
+    // Context: its entry returned (llgo_jspi_run returns right after).
+    llgo_jspi_finish: () => wakeHost(RETURNED),
+    // Context: abandons its stack (unwound by the sentinel, which failed() ignores).
+    llgo_jspi_exit: () => {
+      wakeHost(RETURNED);
+      throw exitSentinel;
+    },
+    // Host: context `id` will never be resumed: its stack becomes garbage with its promise.
+    llgo_jspi_forget: (id) => {
+      waiting.delete(id);
+    },
+  };
+
+  return {
+    imports: { llgo_jspi: imports },
+    // Runs the command's entry (the host loop) through WebAssembly.promising: its promise
+    // settles when _start returns or throws (proc_exit's exit object, a trap).
+    start(instance) {
+      run = WebAssembly.promising(instance.exports.llgo_jspi_run);
+      stop = instance.exports.llgo_jspi_stop;
+      return WebAssembly.promising(instance.exports._start)();
+    },
+  };
+}
