@@ -364,7 +364,10 @@ TEST_F(RealPipeline, NarrowingKeepsAFunctionReachedOnlyThroughAPointer) {
                                       "--enable-exception-handling"};
   verbose.insert(verbose.end(), arguments.begin(), arguments.end());
   verbose.insert(verbose.end(), {"--pass-arg=asyncify-verbose", "-o", (scratch / "verbose.wasm").string()});
-  ChildResult account = run_child_process(verbose, true);
+  // One thread: Binaryen's initial scan runs function-parallel and its threads print their
+  // verbose lines unsynchronised, so on a busy machine two lines can interleave mid-line
+  // ("worker[asyncify]  can change ...") and the account below would misread them.
+  ChildResult account = run_child_process(verbose, true, {"BINARYEN_CORES=1"});
   ASSERT_TRUE(account.succeeded()) << account.describe_failure("wasm-opt");
   std::set<std::string> scanned, removed, propagated;
   std::istringstream out(account.captured_stdout);
