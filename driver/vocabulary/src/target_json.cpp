@@ -266,7 +266,6 @@ void write_string_list_map(const StringListMap& map, json& parent, const char* k
   parent[key] = object;
 }
 
-// The descriptor keys, in the schema's order: a descriptor missing several keys hears about the first.
 // A per-context map of records (context-eh, context-merge): {"<context>": {<the record's
 // fields>}}, each record read, written and listed through its own field table.
 template <auto Member, auto Fields>
@@ -287,6 +286,7 @@ Field<TargetSpec> context_records(const char* key) {
           }};
 }
 
+// The descriptor keys, in the schema's order: a descriptor missing several keys hears about the first.
 const std::vector<Field<TargetSpec>>& spec_fields() {
   static const std::vector<Field<TargetSpec>> fields{
       {.key = "name", .kind = FieldKind::String, .merge = MergeRule::Identity,
