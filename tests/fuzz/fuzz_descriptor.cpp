@@ -17,15 +17,19 @@
 
 namespace {
 
-// A private directory for the descriptor file of a successful load.
+// A private directory for the descriptor file of a successful load. Never destroyed: the exit
+// handler that removes the directory is registered while the static is initialised, so it runs
+// after the static's destructor would (a heap-use-after-free ASan reported when libFuzzer ended
+// a run through exit()).
 const std::filesystem::path& scratch_directory() {
-  static const std::filesystem::path directory = [] {
-    auto path = std::filesystem::temp_directory_path() / ("llgo-wasm-fuzz-descriptor-" + std::to_string(getpid()));
-    std::filesystem::create_directories(path);
+  static const std::filesystem::path* directory = [] {
+    auto* path = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                           ("llgo-wasm-fuzz-descriptor-" + std::to_string(getpid())));
+    std::filesystem::create_directories(*path);
     std::atexit([] { std::filesystem::remove_all(scratch_directory()); });
     return path;
   }();
-  return directory;
+  return *directory;
 }
 
 }  // namespace
