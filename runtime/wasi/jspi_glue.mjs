@@ -21,9 +21,9 @@
 //
 // The cap on live contexts per engine (llgo_jspi_engine_cap) is jspi_glue.js's own function,
 // taken from that file (evaluated with a stand-in for Emscripten's addToLibrary), so its
-// knowledge lives once.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// knowledge lives once. The module runs in Node (tests/runners/run-wasi.mjs) and in a page
+// (tests/browser/page/harness.js): it reads that file from the file system or fetches it, beside
+// this one, and imports nothing of Node's up front.
 
 // What the host's llgo_jspi_switch returns (wasmcontext_jspi.c's OUTCOME_*).
 const SUSPENDED = 0;
@@ -37,12 +37,26 @@ const SUSPEND_BELOW_JS_FRAME =
   'instead of blocking inside the call.';
 
 // J32's library object (runtime/emscripten/jspi_glue.js): its functions, as Emscripten would
-// link them. Only pure functions of it are used here (llgo_jspi_engine_cap).
-function emscriptenLibrary() {
-  const source = readFileSync(new URL('../emscripten/jspi_glue.js', import.meta.url), 'utf8');
+// link them. Only pure functions of it are used here (llgo_jspi_engine_cap). Under Node the
+// file is read and its functions get Node's require (for /proc/sys/vm/max_map_count); in a page
+// it is fetched, and they read the user agent.
+async function emscriptenLibrary() {
+  const url = new URL('../emscripten/jspi_glue.js', import.meta.url);
+  let source;
+  let require;
+  if (typeof process === 'object' && process.versions && process.versions.node) {
+    const { readFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    source = readFileSync(url, 'utf8');
+    require = createRequire(import.meta.url);
+  } else {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`cannot fetch ${url}: HTTP ${response.status}`);
+    source = await response.text();
+  }
   let library = null;
   // eslint-disable-next-line no-new-func
-  new Function('addToLibrary', 'require', source)((object) => { library = object; }, createRequire(import.meta.url));
+  new Function('addToLibrary', 'require', source)((object) => { library = object; }, require);
   if (!library || typeof library.llgo_jspi_engine_cap !== 'function') {
     throw new Error('runtime/emscripten/jspi_glue.js defines no llgo_jspi_engine_cap');
   }
@@ -50,8 +64,8 @@ function emscriptenLibrary() {
 }
 
 // The cap on live goroutines of this engine (0: none beyond memory): see jspi_glue.js.
-export function jspiEngineCap() {
-  return emscriptenLibrary().llgo_jspi_engine_cap();
+export async function jspiEngineCap() {
+  return (await emscriptenLibrary()).llgo_jspi_engine_cap();
 }
 
 // Does this compiled module use the glue (the jspi context)?
@@ -59,12 +73,13 @@ export function usesJspi(module) {
   return WebAssembly.Module.imports(module).some((entry) => entry.module === 'llgo_jspi');
 }
 
-// The glue for one instance. fail(error) ends the program (it may throw); fatal(message, status)
-// prints a fatal error and ends the program with that status.
-export function createJspiHost({ fail, fatal }) {
+// The glue for one instance (a promise of it: the engine's cap is read first). fail(error) ends
+// the program (it may throw); fatal(message, status) prints a fatal error and ends the program
+// with that status.
+export async function createJspiHost({ fail, fatal }) {
   if (typeof WebAssembly.Suspending !== 'function' || typeof WebAssembly.promising !== 'function') {
     throw new Error('this engine has no JavaScript Promise Integration (WebAssembly.Suspending, ' +
-      'WebAssembly.promising): the jspi context needs Node >= 24');
+      'WebAssembly.promising): the jspi context needs Node >= 24 or a browser with it (Chrome >= 137)');
   }
   const exitSentinel = { llgoJspiExit: true };
   const waiting = new Map(); // context id -> resolver of its pending llgo_jspi_suspend
@@ -73,7 +88,7 @@ export function createJspiHost({ fail, fatal }) {
   let never = null;          // the promise llgo_jspi_halt parks stacks on
   let run = null;            // llgo_jspi_run, promising
   let stop = null;           // llgo_jspi_stop
-  let cap = null;
+  const cap = await jspiEngineCap();
 
   const wakeHost = (outcome) => {
     const resolve = host;
@@ -126,10 +141,7 @@ export function createJspiHost({ fail, fatal }) {
     llgo_jspi_idle: new WebAssembly.Suspending((ms) => new Promise((resolve) => {
       setTimeout(resolve, Math.max(0, Math.ceil(ms)));
     })),
-    llgo_jspi_engine_cap: () => {
-      if (cap === null) cap = jspiEngineCap();
-      return cap;
-    },
+    llgo_jspi_engine_cap: () => cap,
     // Context: its entry returned (llgo_jspi_run returns right after).
     llgo_jspi_finish: () => wakeHost(RETURNED),
     // Context: abandons its stack (unwound by the sentinel, which failed() ignores).

@@ -97,6 +97,8 @@ const mounts = run.kind === 'page'
       '/': path.join(HERE, 'page'),
       '/module/': path.dirname(run.target),
       '/vendor/browser_wasi_shim/': path.join(run.nodeModules, '@bjorn3', 'browser_wasi_shim', 'dist'),
+      // the jspi context's glue for P1 (runtime/wasi/jspi_glue.mjs, which reads ../emscripten/jspi_glue.js)
+      '/runtime/': path.join(HERE, '..', '..', 'runtime'),
     };
 try {
   server = await startStaticServer(mounts);

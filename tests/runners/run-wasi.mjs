@@ -134,7 +134,7 @@ try {
     imports.wasi_snapshot_preview1.proc_exit = (code) => {
       throw new ProcExit(code);
     };
-    jspiHost = jspi.createJspiHost({
+    jspiHost = await jspi.createJspiHost({
       fail: jspiFail,
       fatal: (message, status) => {
         console.error(message);

@@ -9,7 +9,14 @@
 //                      runtime/emscripten/host_environment_pre.js); its status comes from onExit.
 //   kind 'wasi'        module is a WASI preview 1 command (.wasm), run on the main thread through
 //                      @bjorn3/browser_wasi_shim: argv, environ, stdout/stderr, proc_exit (its
-//                      poll_oneoff replaced for one clock subscription, see below).
+//                      poll_oneoff replaced for one clock subscription, see below). A module of
+//                      the jspi context (it imports module "llgo_jspi") gets the glue
+//                      runtime/wasi/jspi_glue.mjs (served under /runtime/) and runs _start
+//                      through WebAssembly.promising, as tests/runners/run-wasi.mjs does under
+//                      Node: proc_exit from any goroutine's stack ends the program with its
+//                      status, a trap with 134, and the idle host loop waits in the page's event
+//                      loop (a page's loop never runs empty, so a stack waiting forever is the
+//                      runner's timeout, never a silent 0).
 // Statuses the harness itself gives (as tests/runners/run-wasi.mjs does): 126 when the module
 // cannot be fetched, compiled or instantiated, 134 when it traps or aborts.
 const EXIT_CANNOT_LOAD = 126;
@@ -115,11 +122,19 @@ function oneClockPollOneoff(memory, shimPollOneoff) {
 async function runWasi({ module, args, env }) {
   let wasi;
   let instance;
+  let shim;
+  let jspiHost = null;
   const name = module.split('/').pop();
   const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
   const output = (fd) => (bytes) => write(fd, decoders[fd].decode(bytes, { stream: true }));
+  // The jspi context's end: proc_exit's exit object from any stack, else a trap.
+  const jspiFail = (error) => {
+    if (error instanceof shim.WASIProcExit) return exit(error.code);
+    write(2, `harness: ${module} trapped: ${describe(error)}\n`);
+    return exit(EXIT_TRAP);
+  };
   try {
-    const shim = await import('/vendor/browser_wasi_shim/index.js');
+    shim = await import('/vendor/browser_wasi_shim/index.js');
     wasi = new shim.WASI(
       [name, ...args],
       Object.entries(env).map(([key, value]) => `${key}=${value}`),
@@ -129,7 +144,19 @@ async function runWasi({ module, args, env }) {
     const imports = { ...wasi.wasiImport };
     imports.poll_oneoff = oneClockPollOneoff(() => instance.exports.memory, wasi.wasiImport.poll_oneoff);
     const compiled = await WebAssembly.compileStreaming(fetch(module));
-    instance = await WebAssembly.instantiate(compiled, { wasi_snapshot_preview1: imports });
+    const allImports = { wasi_snapshot_preview1: imports };
+    if (WebAssembly.Module.imports(compiled).some((entry) => entry.module === 'llgo_jspi')) {
+      const jspi = await import('/runtime/wasi/jspi_glue.mjs');
+      jspiHost = await jspi.createJspiHost({
+        fail: jspiFail,
+        fatal: (message, status) => {
+          write(2, `${message}\n`);
+          exit(status);
+        },
+      });
+      Object.assign(allImports, jspiHost.imports);
+    }
+    instance = await WebAssembly.instantiate(compiled, allImports);
     if (typeof instance.exports._start !== 'function') {
       write(2, `harness: ${module} is not a WASI command: it exports no _start function\n`);
       return exit(EXIT_CANNOT_LOAD);
@@ -137,6 +164,12 @@ async function runWasi({ module, args, env }) {
   } catch (error) {
     write(2, `harness: cannot load ${module}: ${describe(error)}\n`);
     return exit(EXIT_CANNOT_LOAD);
+  }
+  if (jspiHost) {
+    // The shim only lends the module its memory here (its start would call _start synchronously).
+    wasi.start({ exports: { memory: instance.exports.memory, _start() {} } });
+    jspiHost.start(instance).then(() => exit(0), jspiFail);
+    return;
   }
   let status;
   try {
