@@ -6,6 +6,12 @@
 //   node bench/v8-shared-memory-grow.mjs [--trials N] [--case NAME]... [--list]
 //   node bench/v8-shared-memory-grow.mjs --chromium [PATH] [--node-modules DIR] [same options]
 //
+// Without --case it runs the smallest trigger and its controls (the cases spin-main-*: the JS main
+// thread grows, one new Worker touches the page), 20 trials each; `--case all` runs every case;
+// `--case X` takes every case whose name is X or has X as one of its dash-separated parts
+// (`--case spin`, `--case copy`, `--case race-worker`). Node's V8 flags apply to its Workers too:
+// `node --no-liftoff bench/v8-shared-memory-grow.mjs` tries the optimising tier alone.
+//
 // One trial: a fresh shared memory (1 page initial, MAXIMUM_PAGES maximum), a NEW Worker (the
 // victim) that instantiates the module, and a grower (the JS main thread, or another Worker
 // running wasm memory.grow). The grower adds a page and only then tells the victim its address
@@ -342,7 +348,7 @@ export function parseOptions(argv) {
     if (argument === '--trials' && Number.isInteger(Number(argv[i + 1])) && Number(argv[i + 1]) > 0) options.trials = Number(argv[++i]);
     else if (argument === '--case' && argv[i + 1]) {
       const pattern = argv[++i];
-      const matching = CASES.filter((c) => c.name === pattern || c.name.startsWith(`${pattern}-`) || c.name.endsWith(`-${pattern}`) || c.name.includes(`-${pattern}-`));
+      const matching = pattern === 'all' ? CASES : CASES.filter((c) => c.name === pattern || c.name.startsWith(`${pattern}-`) || c.name.endsWith(`-${pattern}`) || c.name.includes(`-${pattern}-`));
       if (!matching.length) return { error: `no case matches ${pattern} (--list lists them)` };
       options.cases.push(...matching.filter((c) => !options.cases.includes(c)));
     } else if (argument === '--list') options.list = true;
@@ -350,7 +356,7 @@ export function parseOptions(argv) {
     else if (argument === '--node-modules' && argv[i + 1]) options.nodeModules = argv[++i];
     else return { error: `unknown option or bad value: ${argument}` };
   }
-  if (!options.cases.length) options.cases = CASES;
+  if (!options.cases.length) options.cases = CASES.filter((c) => c.name.startsWith('spin-main-'));
   return options;
 }
 
