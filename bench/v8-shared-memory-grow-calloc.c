@@ -1,8 +1,8 @@
 // v8-shared-memory-grow-calloc.c: the V8 shared-memory growth trap of
 // bench/v8-shared-memory-grow.mjs, through P1T's own C library: threads calloc while others grow
-// the heap (dlmalloc's sbrk is a memory.grow), and a thread that was inside malloc (its spin lock)
-// while another thread grew can clear its new block with a memory.fill that V8 bounds-checks
-// against the memory's old size: "memory access out of bounds" in calloc. Every access is in
+// the heap (dlmalloc's sbrk is a memory.grow), and a thread that was inside malloc (in its spin
+// lock, say) while another thread grew can clear its new block with a memory.fill that V8
+// bounds-checks against the memory's old size: "memory access out of bounds" in calloc. Every access is in
 // bounds; the program prints "done" and exits 0 on an engine without the bug.
 //
 // Build it twice, with a small initial memory (exposed) and with initial = maximum (P1T's link,
