@@ -39,7 +39,8 @@
 #
 # Sets LLGO_WASM_FIXTURE_BACKENDS: the backends that have a scheduler fixture, LLGO_WASM_PRIMARY_BACKEND
 # (the target's default context in its default stack mode), and for each id
-# LLGO_WASM_BACKEND_<id>_CONTEXT, LLGO_WASM_BACKEND_<id>_STACKS and LLGO_WASM_BACKEND_<id>_CAPABILITIES
+# LLGO_WASM_BACKEND_<id>_CONTEXT, LLGO_WASM_BACKEND_<id>_STACKS, LLGO_WASM_BACKEND_<id>_PROGRAM_TIER
+# (default or full: the tier of its test programs' cases) and LLGO_WASM_BACKEND_<id>_CAPABILITIES
 # (what the backend does: LLGO_WASM_TARGET_CAPABILITIES, LlgoWasmTargetFacts.cmake) and
 # LLGO_WASM_BACKEND_<id>_ENGINES (the engines here that run its context: LLGO_WASM_TARGET_ENGINES);
 # LLGO_WASM_SWITCH_PATH_BACKENDS: the raw post-link Asyncify backends whose switch path is checked
@@ -174,6 +175,17 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
 
     set(LLGO_WASM_BACKEND_${_cid}_CONTEXT ${_ctx})
     set(LLGO_WASM_BACKEND_${_cid}_STACKS ${_mode})
+    # The tier of this backend's test programs (tests/programs.cmake): the default tier runs them
+    # for every context in its default stack mode and for the target's default context in every
+    # mode; another stack mode of another context (J32's and J64's asyncify-separate) is the same
+    # runtime code as that context's mode where it is the default (P1's asyncify-separate) put
+    # together with this target's own code, which its other backends run in that mode (J32's
+    # emscripten-fiber and jspi are separate): the full tier's. Its scheduler fixture and random
+    # programs (scheddiff) stay in the default tier.
+    set(LLGO_WASM_BACKEND_${_cid}_PROGRAM_TIER default)
+    if(NOT _mode STREQUAL _default_mode AND NOT _ctx STREQUAL LLGO_WASM_PRIMARY_BACKEND)
+      set(LLGO_WASM_BACKEND_${_cid}_PROGRAM_TIER full)
+    endif()
     llgo_runtime_add(${_cid} CONTEXT ${_ctx} STACKS ${_mode})
     if(_mode STREQUAL _default_mode)
       set(_context_archive "-")
