@@ -175,15 +175,17 @@ foreach(_ctx IN LISTS LLGO_WASM_TARGET_CONTEXTS)
 
     set(LLGO_WASM_BACKEND_${_cid}_CONTEXT ${_ctx})
     set(LLGO_WASM_BACKEND_${_cid}_STACKS ${_mode})
-    # The tier of this backend's test programs (tests/programs.cmake): the default tier runs them
-    # for every context in its default stack mode and for the target's default context in every
-    # mode; another stack mode of another context (J32's and J64's asyncify-separate) is the same
-    # runtime code as that context's mode where it is the default (P1's asyncify-separate) put
-    # together with this target's own code, which its other backends run in that mode (J32's
-    # emscripten-fiber and jspi are separate): the full tier's. Its scheduler fixture and random
-    # programs (scheddiff) stay in the default tier.
+    # The tier of this backend's test programs (tests/programs.cmake). On a wasm target the
+    # default tier runs them for every context in its default stack mode and for the target's
+    # default context in every mode; another stack mode of another context (J32's and J64's
+    # asyncify-separate) is the full tier's: its parts run in the default tier elsewhere (the
+    # context on this target in its default mode, this target's separate stacks under its other
+    # contexts, and the two together on P1, whose default context is asyncify). Its scheduler
+    # fixture and random programs (scheddiff) stay in the default tier. Natively every backend
+    # runs them (ucontext-separate is nowhere a default).
     set(LLGO_WASM_BACKEND_${_cid}_PROGRAM_TIER default)
-    if(NOT _mode STREQUAL _default_mode AND NOT _ctx STREQUAL LLGO_WASM_PRIMARY_BACKEND)
+    if(NOT _mode STREQUAL _default_mode AND NOT _ctx STREQUAL LLGO_WASM_PRIMARY_BACKEND
+       AND "wasm" IN_LIST LLGO_WASM_TARGET_CAPABILITIES)
       set(LLGO_WASM_BACKEND_${_cid}_PROGRAM_TIER full)
     endif()
     llgo_runtime_add(${_cid} CONTEXT ${_ctx} STACKS ${_mode})
