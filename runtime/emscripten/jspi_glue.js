@@ -29,8 +29,9 @@ addToLibrary({
   $llgoJspi: {
     exitSentinel: {llgoJspiExit: true},
     host: null,         // resolves the host's pending llgo_jspi_switch
-    waiting: {},        // context id -> resolver of its pending llgo_jspi_suspend (a plain object:
-                        // Emscripten serialises this library object, and a Map would not survive)
+    waiting: [],        // context id -> resolver of its pending suspension (a dense array: ids are
+                        // small, one per context; a slot is cleared, never deleted, since an
+                        // object's or array's delete leaves V8's fast path: 11% of a yield)
     dead: false,        // a context failed: the program is ending, nothing runs on
     never: null,        // the promise llgo_jspi_halt parks stacks on
     // What the host's llgo_jspi_switch returns (wasmcontext_jspi.c's OUTCOME_*).
@@ -81,8 +82,9 @@ addToLibrary({
       // A new stack starts from a microtask, once the host has suspended.
       queueMicrotask(llgoJspi.start);
     } else {
-      var resume = llgoJspi.waiting[id];
-      delete llgoJspi.waiting[id];
+      var waiting = llgoJspi.waiting;
+      var resume = waiting[id];
+      waiting[id] = undefined;
       resume();
     }
   }),
@@ -107,7 +109,7 @@ addToLibrary({
       queueMicrotask(llgoJspi.start); // a new stack starts from a microtask, once `from` has suspended
     } else {
       var resume = waiting[to];
-      delete waiting[to];
+      waiting[to] = undefined;
       resume();
     }
   }),
@@ -168,6 +170,6 @@ addToLibrary({
   // stack becomes garbage with its promise.
   llgo_jspi_forget__deps: ['$llgoJspi'],
   llgo_jspi_forget: (id) => {
-    delete llgoJspi.waiting[id];
+    llgoJspi.waiting[id] = undefined;
   },
 });

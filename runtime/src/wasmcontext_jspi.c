@@ -98,7 +98,7 @@ typedef struct jspi_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
   llgo_wasmcontext_entry_fn entry;
   void *arg;
-  uint32_t id;   /* the glue's name for its suspended promise */
+  uint32_t id;   /* the glue's name for its suspended promise (its index there) */
   int armed;     /* has an entry to run or running (not returned or exited) */
   int started;   /* its entry has been started since it was armed */
   int mid_entry; /* suspended inside an entry: the glue holds its promise */
@@ -172,7 +172,9 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
   }
   self->counted = 1;
   contexts_armed++;
-  self->id = ++next_id;
+  if (self->id == 0) {
+    self->id = ++next_id; /* one per context, kept when re-armed: the glue's dense index */
+  }
   self->entry = entry;
   self->arg = arg;
   self->started = 0;

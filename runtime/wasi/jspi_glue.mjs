@@ -71,7 +71,8 @@ export function createJspiHost({ fail, fatal }) {
       'WebAssembly.promising): the jspi context needs Node >= 24');
   }
   const exitSentinel = { llgoJspiExit: true };
-  const waiting = new Map(); // context id -> resolver of its pending llgo_jspi_suspend
+  const waiting = [];        // context id -> resolver of its pending suspension (dense: one small
+                             // id per context; slots are cleared, as in jspi_glue.js)
   let host = null;           // resolves the host's pending llgo_jspi_switch
   let dead = false;          // a context failed: the program is ending, nothing runs on
   let never = null;          // the promise llgo_jspi_halt parks stacks on
@@ -109,26 +110,26 @@ export function createJspiHost({ fail, fatal }) {
       if (first) {
         queueMicrotask(start); // a new stack starts from a microtask, once the host has suspended
       } else {
-        const resume = waiting.get(id);
-        waiting.delete(id);
+        const resume = waiting[id];
+        waiting[id] = undefined;
         resume();
       }
     })),
     // Context `id`: gives control back to the host; returns when the host, or a context's
     // hand-off, switches to it again.
     llgo_jspi_suspend: new WebAssembly.Suspending((id) => new Promise((resolve) => {
-      waiting.set(id, resolve);
+      waiting[id] = resolve;
       wakeHost(SUSPENDED);
     })),
     // Context `from`: suspends and runs context `to` (starting its entry when `first`), without
     // the host; returns when `from` is switched to again.
     llgo_jspi_handoff: new WebAssembly.Suspending((from, to, first) => new Promise((resolve) => {
-      waiting.set(from, resolve);
+      waiting[from] = resolve;
       if (first) {
         queueMicrotask(start); // a new stack starts from a microtask, once `from` has suspended
       } else {
-        const resume = waiting.get(to);
-        waiting.delete(to);
+        const resume = waiting[to];
+        waiting[to] = undefined;
         resume();
       }
     })),
@@ -158,7 +159,7 @@ export function createJspiHost({ fail, fatal }) {
     },
     // Host: context `id` will never be resumed: its stack becomes garbage with its promise.
     llgo_jspi_forget: (id) => {
-      waiting.delete(id);
+      waiting[id] = undefined;
     },
   };
 
