@@ -17,7 +17,7 @@
  * context to its promising boundary. The hand-off (llgo_wasmcontext_handoff) is the
  * Suspending import llgo_jspi_handoff: the context keeps its own promise and
  * resolves (or starts) the next one's, so a yield costs one engine switch and one
- * microtask instead of two switches and three microtasks through the host. Both
+ * microtask job instead of two switches and two jobs through the host. Both
  * suspending imports are called through wasmcontext_jspi_guard.S, whose catch_all
  * stops every stack synchronously when the engine refuses the suspension
  * (SuspendError), before the context that was handed control can run. The glue is runtime/emscripten/jspi_glue.js (an Emscripten
