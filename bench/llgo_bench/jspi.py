@@ -9,6 +9,11 @@ program linked without context support. spawn+exit and the CPU kernel are the ru
 rows. In headless Chromium (the target's browser engine, the `.mjs` build): the same yields,
 round-robin with Go js/wasm in a page of its own, and the module sizes.
 
+With them, round-robin too, the engine's floor: bench/jspi_floor.mjs, a bare wasm module whose
+two promising calls hand control to each other through one Suspending import, nothing else (the
+variant "J32" backend "engine floor"): what a JSPI switch costs on this Node before the runtime
+adds anything.
+
 Then the comparisons (ratios without a limit) and the issue's target: jspi's yield at depth 10
 and at depth 50 <= 0.5x Go js/wasm's runtime.Gosched at the same depth (the faster Go)."""
 import hashlib
@@ -28,6 +33,7 @@ BACKEND = "jspi"
 BASELINE = "asyncify"
 DEPTHS = [1, 10, 30, 50]
 YIELD = "jspi yield"   # the rows of interleaved_yields (bench "yield" is the runtime job's, one program at a time)
+FLOOR = "engine floor" # the backend name of bench/jspi_floor.mjs's rows
 ROUNDS = 3             # interleaved_yields: processes per program and depth, round-robin
 
 
@@ -134,9 +140,12 @@ def bench_jspi(runtime, others, go_programs, settings, work_dir):
     if not any(p.backend == BACKEND for p in node):
         add_missing("jspi", VARIANT, BACKEND, "-", f"no {VARIANT} {BACKEND} benchmark program (the j32 preset's)")
     go_js = [g for g in go_programs if g.variant == "Go js/wasm"]
-    print(f"  Node: yield at depths {DEPTHS}, round-robin: " + ", ".join(f"{p.variant}/{p.backend}" for p in node + go_js),
+    jspi = next((p for p in node if p.backend == BACKEND), None)
+    # The engine's floor, on the Node the jspi program runs on.
+    floor = [Program(VARIANT, FLOOR, ROOT / "bench" / "jspi_floor.mjs", jspi.engine_prefix)] if jspi else []
+    print(f"  Node: yield at depths {DEPTHS}, round-robin: " + ", ".join(f"{p.variant}/{p.backend}" for p in node + floor + go_js),
           file=sys.stderr)
-    interleaved_yields(node + go_js, settings)
+    interleaved_yields(node + floor + go_js, settings)
     for program in node:
         print(f"  {program.variant}/{program.backend}: parked goroutines, resident memory", file=sys.stderr)
         bench_parked_resident(program, settings)
@@ -166,6 +175,10 @@ def evaluate_jspi(settings):
         add_comparison(f"{name} yield ({params}) vs Go js/wasm Gosched", ours, go, go_label(go, "js/wasm"))
         add_comparison(f"{name} yield ({params}) vs raw Asyncify", ours, find_row(YIELD, VARIANT, BASELINE, params),
                        "asyncify")
+        floor = find_row(YIELD, VARIANT, FLOOR, params)
+        add_comparison(f"{name} yield ({params}) vs the engine's floor (bench/jspi_floor.mjs)", ours, floor, FLOOR)
+        add_comparison(f"the engine's floor (bench/jspi_floor.mjs, {params}) vs Go js/wasm Gosched", floor, go,
+                       go_label(go, "js/wasm"))
     for depth in (10, 50):
         params = f"G=2 depth={depth}"
         go = go_anchor_row(YIELD, "js/wasm", params)

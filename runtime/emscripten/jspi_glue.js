@@ -5,27 +5,33 @@
 // llgo_jspi_run (every goroutine's first frame) in WebAssembly.promising, and the imports
 // marked __async here in WebAssembly.Suspending. docs/runtime.md (JSPI) has the design.
 //
-// The host loop suspends in llgo_jspi_switch on a promise that the context resolves when it
+// The host loop suspends in llgo_jspi_switch on a promise that a context resolves when it
 // suspends (llgo_jspi_suspend), returns (llgo_jspi_finish) or exits (llgo_jspi_exit). A context
 // is one llgo_jspi_run call on a stack of its own; a suspended one waits on a promise whose
-// resolver is kept here under its id until the host switches to it again. Contexts never
-// resume each other: every switch goes through the host, as with the other backends.
+// resolver is kept here under its id until the host, or another context, switches to it again:
+// a context hands control to the next one directly (llgo_jspi_handoff: the scheduler's run queue
+// chooses it, as the host loop would), so the host's promise is resolved by whichever context of
+// that chain gives control back.
 //
 // Failures are never silent: a context's stack that ends with an exception other than the exit
 // sentinel ends the program (a SuspendError - the context tried to suspend below a JavaScript
 // frame - with a Go-style fatal error saying how to restructure; anything else as Emscripten
-// reports an uncaught exception). A SuspendError comes right after llgo_jspi_suspend, in the
-// same job: the suspend wakes the host one microtask later, so the failure handler runs first,
-// tells the C side (llgo_jspi_stop), and every stack that then comes back from a switch parks
-// for good (llgo_jspi_halt) instead of going on - the host does not even look for deadlock. A wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames set) is
-// reported to the host as ESCAPED.
+// reports an uncaught exception). On Node 24 a SuspendError comes right after the suspending
+// import ran, in the same job, so the host it woke or the context it resumed would run first:
+// the C side calls the imports through a catch_all (runtime/src/wasmcontext_jspi_guard.S) whose
+// handler (llgo_jspi_refused) stops every stack (llgo_jspi_stop) while the error unwinds, so
+// every stack that then comes back from a switch, or starts, parks for good (llgo_jspi_halt)
+// instead of going on - the host does not even look for deadlock - and throws a SuspendError
+// on, which the failure handler, one microtask later, reports as it ends the program. A wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames
+// set) is reported to the host as ESCAPED.
 addToLibrary({
   $llgoJspi__deps: ['$handleException', 'emscripten_force_exit', 'llgo_jspi_stop'],
   $llgoJspi: {
     exitSentinel: {llgoJspiExit: true},
     host: null,         // resolves the host's pending llgo_jspi_switch
-    waiting: {},        // context id -> resolver of its pending llgo_jspi_suspend (a plain object:
-                        // Emscripten serialises this library object, and a Map would not survive)
+    waiting: [],        // context id -> resolver of its pending suspension (a dense array: ids are
+                        // small, one per context; a slot is cleared, never deleted, since an
+                        // object's or array's delete leaves V8's fast path: 11% of a yield)
     dead: false,        // a context failed: the program is ending, nothing runs on
     never: null,        // the promise llgo_jspi_halt parks stacks on
     // What the host's llgo_jspi_switch returns (wasmcontext_jspi.c's OUTCOME_*).
@@ -34,11 +40,6 @@ addToLibrary({
       var resolve = llgoJspi.host;
       llgoJspi.host = null;
       if (resolve && !llgoJspi.dead) resolve(outcome);
-    },
-    // One microtask after a suspend: had the suspend failed (SuspendError), the failure's
-    // handler was queued in between and has stopped everything.
-    wakeSuspended(id) {
-      if (id in llgoJspi.waiting) llgoJspi.wakeHost(llgoJspi.SUSPENDED);
     },
     failed(e) {
       if (e === llgoJspi.exitSentinel) return;
@@ -81,20 +82,46 @@ addToLibrary({
       // A new stack starts from a microtask, once the host has suspended.
       queueMicrotask(llgoJspi.start);
     } else {
-      var resume = llgoJspi.waiting[id];
-      delete llgoJspi.waiting[id];
+      var waiting = llgoJspi.waiting;
+      var resume = waiting[id];
+      waiting[id] = undefined;
       resume();
     }
   }),
 
-  // Context `id`: gives control back to the host; returns when the host switches to it again.
-  // The host's wake-up goes one microtask later (wakeSuspended), after a SuspendError's handler.
+  // Context `id`: gives control back to the host; returns when the host, or a context's
+  // hand-off, switches to it again.
   llgo_jspi_suspend__deps: ['$llgoJspi'],
   llgo_jspi_suspend__async: true,
   llgo_jspi_suspend: (id) => new Promise((resolve) => {
     llgoJspi.waiting[id] = resolve;
-    queueMicrotask(() => llgoJspi.wakeSuspended(id));
+    llgoJspi.wakeHost(llgoJspi.SUSPENDED);
   }),
+
+  // Context `from`: suspends and runs context `to` (starting its entry when `first`: the C side
+  // has set `llgo_jspi_run`'s context), without the host; returns when `from` is switched to again.
+  llgo_jspi_handoff__deps: ['$llgoJspi', 'llgo_jspi_run'],
+  llgo_jspi_handoff__async: true,
+  llgo_jspi_handoff: (from, to, first) => new Promise((resolve) => {
+    var waiting = llgoJspi.waiting;
+    waiting[from] = resolve;
+    if (first) {
+      queueMicrotask(llgoJspi.start); // a new stack starts from a microtask, once `from` has suspended
+    } else {
+      var resume = waiting[to];
+      waiting[to] = undefined;
+      resume();
+    }
+  }),
+
+  // Context: the engine refused to suspend it (wasmcontext_jspi_guard.S's catch_all, while the
+  // SuspendError unwinds): stops every stack at once and throws a SuspendError on to failed().
+  llgo_jspi_refused__deps: ['$llgoJspi', 'llgo_jspi_stop'],
+  llgo_jspi_refused: () => {
+    _llgo_jspi_stop();
+    throw new WebAssembly.SuspendError('trying to suspend JS frames (a goroutine yielded or blocked ' +
+                                       'below a JavaScript frame)');
+  },
 
   // Any stack, after llgo_jspi_stop: parks it for good (the program is ending).
   llgo_jspi_halt__deps: ['$llgoJspi'],
@@ -143,6 +170,6 @@ addToLibrary({
   // stack becomes garbage with its promise.
   llgo_jspi_forget__deps: ['$llgoJspi'],
   llgo_jspi_forget: (id) => {
-    delete llgoJspi.waiting[id];
+    llgoJspi.waiting[id] = undefined;
   },
 });

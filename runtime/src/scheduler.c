@@ -16,6 +16,14 @@
  * nothing else. When the queue is empty the idle hook may wait or send the host back
  * to its event loop; otherwise it is a deadlock. All loop state lives in
  * `sched`, so the loop can be left and entered again.
+ * Where the context backend offers a direct hand-off (LLGO_WASMCONTEXT_HANDOFF,
+ * from the target descriptor: wasmcontext.h), a goroutine that yields or parks
+ * does the host loop's next dispatch itself when it is a plain one - the next
+ * goroutine of the queue, no collection pending, the tick not due - and resumes
+ * that goroutine directly; everything else (an empty queue, the tick, a
+ * collection, a goroutine that returns or exits) still goes through the host
+ * loop, so the order of runs, the ticks and the idle and deadlock checks are the
+ * same either way.
  * Dead records and their contexts are reused by later llgo_go calls (re-armed
  * without allocation when the stack size matches).
  * Limits: no preemption; the pool keeps as many records as were ever live.
@@ -117,11 +125,53 @@ static LLGO_COLD _Noreturn void die_of_context_failure(uint64_t id,
   llgo_fatalf("goroutine %llu: %s", (unsigned long long)id, llgo_wasmcontext_result_name(result));
 }
 
-/* Gives control back to the host loop; returns when the loop resumes `self`
- * (under Asyncify it returns at once, unwinding: the switch point that called
- * it returns, and is called again by the rewind - see wasmcontext.h's "a
- * switch point's own frame"). The last thing a switch point does. */
+static LLGO_COLD _Noreturn void die_resuming_dead(sched_g *gp) {
+  llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)gp->g.id);
+}
+
+#ifdef LLGO_WASMCONTEXT_HANDOFF
+/* The goroutine the host loop would resume next, taken from the queue, when the host loop would
+ * do nothing else in between: no collection pending (gc_switch_out's goroutine then runs first),
+ * and the dispatch that `self` ends is not the one that fires the tick (count_dispatch). It
+ * counts that dispatch, as the host loop does after a goroutine gives control back. NULL: give
+ * control back to the host loop. */
+static inline __attribute__((always_inline)) sched_g *handoff_target(void) {
+  if (sched.gc_pending != NULL || sched.resume_first != NULL || sched.run_queue.head == NULL) {
+    return NULL;
+  }
+  if (sched.tick_hook != NULL) {
+    if (sched.dispatches_to_tick <= 1) {
+      return NULL;
+    }
+    sched.dispatches_to_tick--;
+  }
+  return dequeue();
+}
+#endif
+
+/* Gives control back to the host loop, or with a hand-off to the next goroutine; returns when
+ * the loop (or a hand-off) resumes `self` (under Asyncify it returns at once, unwinding: the
+ * switch point that called it returns, and is called again by the rewind - see wasmcontext.h's
+ * "a switch point's own frame"). The last thing a switch point does. */
 static inline __attribute__((always_inline)) void suspend(sched_g *self) {
+#ifdef LLGO_WASMCONTEXT_HANDOFF
+  sched_g *next = handoff_target();
+  if (next != NULL) {
+    /* What run() does to the goroutine it resumes. */
+    if (llgo_g_status_of(&next->g) == LLGO_G_DEAD) {
+      die_resuming_dead(next);
+    }
+    llgo_casgstatus(&next->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
+    sched.current = next;
+    if (next != self) {
+      llgo_wasmcontext_result result = llgo_wasmcontext_handoff(&self->context, &next->context);
+      if (result != LLGO_WASMCONTEXT_OK) {
+        die_of_context_failure(self->g.id, result);
+      }
+    }
+    return;
+  }
+#endif
   llgo_wasmcontext_result result = llgo_wasmcontext_suspend_here(&self->context);
   if (result != LLGO_WASMCONTEXT_OK) {
     die_of_context_failure(self->g.id, result);
@@ -304,14 +354,16 @@ void llgo_sched_gc_goroutine_roots(llgo_gc_root_fn fn, void *ctx) {
 
 /* ---- the host loop ---- */
 
-/* Runs `gp` until it gives control back, then settles its record. */
+/* Runs `gp` until it (or, after hand-offs, the goroutine it handed control to) gives control
+ * back, then settles that goroutine's record. */
 static void run(sched_g *gp) {
   if (llgo_g_status_of(&gp->g) == LLGO_G_DEAD) {
-    llgo_fatalf("attempt to resume dead goroutine %llu", (unsigned long long)gp->g.id);
+    die_resuming_dead(gp);
   }
   llgo_casgstatus(&gp->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
   sched.current = gp;
   llgo_wasmcontext_result result = llgo_wasmcontext_resume(&gp->context);
+  gp = sched.current; /* the goroutine that gave control back (another after hand-offs) */
   sched.current = NULL;
   int status = llgo_g_status_of(&gp->g);
   if (result == LLGO_WASMCONTEXT_RETURNED && status == LLGO_G_RUNNING) {

@@ -5,7 +5,9 @@
  * The model is asymmetric, so that every backend fits it: the host - the
  * scheduler's loop, on the system stack - resumes a context and gets control
  * back when the context suspends itself, exits, or its entry function returns.
- * Contexts never switch to each other directly. Backends, chosen at build time
+ * Contexts switch to each other directly only where the backend offers a
+ * hand-off (llgo_wasmcontext_handoff, below: jspi, where every pass through
+ * the host costs an engine stack switch and a microtask). Backends, chosen at build time
  * by source selection (the //llgo:build line of each file):
  *   wasmcontext_asyncify.c          raw in-module Asyncify (P1; also J32/J64): the
  *                                   host calls the entry directly and rewinds it
@@ -39,7 +41,7 @@
  * damaged canary, or a suspended call chain larger than the save space, is a
  * result the caller turns into a fatal error naming the owner.
  *
- * Limits: one thread; contexts are resumed only by the host, one at a time.
+ * Limits: one thread; contexts are resumed by the host (or handed off to), one at a time.
  * This layer knows nothing about goroutines; it is its own library
  * (llgo_wasmcontext) and includes only its own headers.
  */
@@ -211,6 +213,18 @@ static inline llgo_wasmcontext_result llgo_wasmcontext_suspend_here(llgo_wasmcon
  * returns RETURNED (or an overflow). Never comes back (Asyncify: the call
  * returns while unwinding, like suspend; follow it with a fatal error). */
 void llgo_wasmcontext_exit(llgo_wasmcontext *ctx);
+
+#ifdef LLGO_WASMCONTEXT_HANDOFF
+/* A direct hand-off, for backends whose target descriptor declares it (the context-cflags of
+ * targets/wasm-base.json define LLGO_WASMCONTEXT_HANDOFF; no backend name is compared). Inside the
+ * running context `from`: suspends it and runs `to` (created, not running: suspended, or armed
+ * and never resumed) at once, without the host in between; returns OK when `from` is resumed
+ * again, by the host or by another hand-off, or an error without switching (from's stack is past
+ * its limit). The host's llgo_wasmcontext_resume that started the chain returns when a context
+ * of it gives control back to the host, with that context's result: the caller keeps track of
+ * which context runs. */
+llgo_wasmcontext_result llgo_wasmcontext_handoff(llgo_wasmcontext *from, llgo_wasmcontext *to);
+#endif
 
 /* The usable C stack of a created context (its limit). */
 size_t llgo_wasmcontext_stack_size(const llgo_wasmcontext *ctx);

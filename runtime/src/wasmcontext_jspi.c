@@ -14,7 +14,13 @@
  * on, and suspends the host until the context gives control back. suspend is
  * the Suspending import llgo_jspi_suspend (the context's promise, kept by the
  * glue under its id; the host is woken); exit throws a sentinel that unwinds the
- * context to its promising boundary. The glue is runtime/emscripten/jspi_glue.js (an Emscripten
+ * context to its promising boundary. The hand-off (llgo_wasmcontext_handoff) is the
+ * Suspending import llgo_jspi_handoff: the context keeps its own promise and
+ * resolves (or starts) the next one's, so a yield costs one engine switch and one
+ * microtask job instead of two switches and two jobs through the host. Both
+ * suspending imports are called through wasmcontext_jspi_guard.S, whose catch_all
+ * stops every stack synchronously when the engine refuses the suspension
+ * (SuspendError), before the context that was handed control can run. The glue is runtime/emscripten/jspi_glue.js (an Emscripten
  * library), on P1 runtime/wasi/jspi_glue.mjs (an ES module; the host loop's entry is _start).
  *
  * The C shadow stack (__stack_pointer) and its storage are this layer's, as in
@@ -58,9 +64,13 @@
 #define JSPI_EXPORT(name) __attribute__((export_name(#name)))
 #endif
 
-/* The glue: llgo_jspi_switch and llgo_jspi_suspend suspend their caller. */
+/* The glue: llgo_jspi_switch suspends the host; a context suspends through the guards of
+ * wasmcontext_jspi_guard.S, which call the glue's llgo_jspi_suspend and llgo_jspi_handoff and,
+ * should the engine refuse the suspension (a JavaScript frame below: SuspendError), call the
+ * glue's llgo_jspi_refused, which stops every stack (llgo_jspi_stop) and throws the error on. */
 JSPI_IMPORT(llgo_jspi_switch) int llgo_jspi_switch(uint32_t id, int first);
-JSPI_IMPORT(llgo_jspi_suspend) void llgo_jspi_suspend(uint32_t id);
+void llgo_jspi_guarded_suspend(uint32_t id);
+void llgo_jspi_guarded_handoff(uint32_t from_id, uint32_t to_id, int first);
 JSPI_IMPORT(llgo_jspi_finish) void llgo_jspi_finish(void);
 JSPI_IMPORT(llgo_jspi_exit) void llgo_jspi_exit(void);
 JSPI_IMPORT(llgo_jspi_forget) void llgo_jspi_forget(uint32_t id);
@@ -88,7 +98,7 @@ typedef struct jspi_backend {
   llgo_wasmcontext_storage storage; /* must be first (see wasmcontext_storage.h) */
   llgo_wasmcontext_entry_fn entry;
   void *arg;
-  uint32_t id;   /* the glue's name for its suspended promise */
+  uint32_t id;   /* the glue's name for its suspended promise (its index there) */
   int armed;     /* has an entry to run or running (not returned or exited) */
   int started;   /* its entry has been started since it was armed */
   int mid_entry; /* suspended inside an entry: the glue holds its promise */
@@ -101,6 +111,7 @@ LLGO_WASMCONTEXT_BACKEND_LAYOUT(jspi_backend);
 enum { OUTCOME_SUSPENDED = 0, OUTCOME_RETURNED = 1, OUTCOME_ESCAPED = 2 };
 
 static jspi_backend *starting; /* the context llgo_jspi_run starts */
+static jspi_backend *running;  /* the running context (resume and hand-offs set it) */
 static uint32_t next_id;
 /* The glue saw a context fail (a SuspendError) and is ending the program: no stack goes on. */
 static volatile int stopped;
@@ -125,6 +136,7 @@ size_t llgo_wasmcontext_backend_save_space_size(size_t stack_size) {
 /* Every context's first frame, on a stack of its own (the glue calls it through
  * WebAssembly.promising, from a microtask, while the host is suspended). */
 JSPI_EXPORT(llgo_jspi_run) void llgo_jspi_run(void) {
+  halt_if_stopped(); /* the context that handed it control failed to suspend */
   jspi_backend *self = starting;
   starting = NULL;
   self->entry(self->arg);
@@ -160,12 +172,30 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
   }
   self->counted = 1;
   contexts_armed++;
-  self->id = ++next_id;
+  if (self->id == 0) {
+    self->id = ++next_id; /* one per context, kept when re-armed: the glue's dense index */
+  }
   self->entry = entry;
   self->arg = arg;
   self->started = 0;
   self->armed = 1;
   return LLGO_WASMCONTEXT_OK;
+}
+
+/* Makes `self` the running context on its own C stack: a first run starts at the top of its
+ * stack (llgo_jspi_run, from a microtask), a resume where it suspended. Returns `first`. */
+static int enter(jspi_backend *self, size_t stack_size) {
+  int first = !self->started;
+  running = self;
+  if (first) {
+    self->started = 1;
+    starting = self;
+    llgo_wasmcontext_enter_stack(self->storage.stack_top, self->storage.stack_limit, stack_size);
+  } else {
+    llgo_wasmcontext_storage_resuming(&self->storage);
+    llgo_wasmcontext_enter_stack(self->storage.stack_pointer, self->storage.stack_limit, stack_size);
+  }
+  return first;
 }
 
 llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
@@ -177,20 +207,14 @@ llgo_wasmcontext_result llgo_wasmcontext_resume(llgo_wasmcontext *ctx) {
   void *host_guard = llgo_wasmcontext_get_stack_guard();
   size_t host_stack_size = llgo_wasmcontext_running_stack_size;
   size_t stack_size = (size_t)(self->storage.stack_top - self->storage.stack_limit);
-  int first = !self->started;
-  if (first) {
-    self->started = 1;
-    starting = self;
-    llgo_wasmcontext_enter_stack(self->storage.stack_top, self->storage.stack_limit, stack_size);
-  } else {
-    llgo_wasmcontext_storage_resuming(&self->storage);
-    llgo_wasmcontext_enter_stack(self->storage.stack_pointer, self->storage.stack_limit, stack_size);
-  }
+  int first = enter(self, stack_size);
   int outcome = llgo_jspi_switch(self->id, first);
   halt_if_stopped();
   void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
   llgo_wasmcontext_running_stack_size = host_stack_size;
   llgo_wasmcontext_switch_stack(host_stack_pointer, host_guard);
+  self = running; /* the context that gave control back: `ctx` or one it handed off to */
+  running = NULL;
   self->mid_entry = outcome == OUTCOME_SUSPENDED;
   if (outcome == OUTCOME_SUSPENDED) {
     self->storage.stack_pointer = stack_pointer;
@@ -212,8 +236,30 @@ llgo_wasmcontext_result llgo_wasmcontext_suspend(llgo_wasmcontext *ctx) {
   if (result != LLGO_WASMCONTEXT_OK) {
     return result;
   }
-  llgo_jspi_suspend(self->id); /* the host sets our stack pointer and guard back before resuming us */
+  llgo_jspi_guarded_suspend(self->id); /* the host sets our stack pointer and guard back before resuming us */
   halt_if_stopped();
+  return LLGO_WASMCONTEXT_OK;
+}
+
+llgo_wasmcontext_result llgo_wasmcontext_handoff(llgo_wasmcontext *from, llgo_wasmcontext *to) {
+  jspi_backend *self = backend_of(from);
+  jspi_backend *next = backend_of(to);
+  if (!next->armed || next == self) {
+    return LLGO_WASMCONTEXT_INVALID_ARGUMENT;
+  }
+  /* What the host does when a context gives control back (resume, above), done here. */
+  void *stack_pointer = llgo_wasmcontext_get_stack_pointer();
+  self->storage.stack_pointer = stack_pointer;
+  llgo_wasmcontext_result result = llgo_wasmcontext_storage_suspended(&self->storage, stack_pointer, 0);
+  if (result != LLGO_WASMCONTEXT_OK) {
+    return result;
+  }
+  self->mid_entry = 1;
+  int first = enter(next, (size_t)(next->storage.stack_top - next->storage.stack_limit));
+  /* Whoever resumes us (the host, or a hand-off's enter) sets our stack pointer and guard. */
+  llgo_jspi_guarded_handoff(self->id, next->id, first);
+  halt_if_stopped();
+  self->mid_entry = 0;
   return LLGO_WASMCONTEXT_OK;
 }
 

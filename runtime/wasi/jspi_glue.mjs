@@ -7,17 +7,21 @@
 // WebAssembly.Suspending, and runs the host loop's entry (_start) and every goroutine's first
 // frame (the export llgo_jspi_run) through WebAssembly.promising.
 //
-// The host loop suspends in llgo_jspi_switch on a promise that the context resolves when it
+// The host loop suspends in llgo_jspi_switch on a promise that a context resolves when it
 // suspends (llgo_jspi_suspend), returns (llgo_jspi_finish) or exits (llgo_jspi_exit); a
-// suspended context waits on a promise whose resolver is kept here under its id. When nothing
+// suspended context waits on a promise whose resolver is kept here under its id, until the host
+// or another context's hand-off (llgo_jspi_handoff) resolves it. When nothing
 // is runnable, the idle wait (runtime/src/idle_wait_wasip1.c) suspends the host loop on a timer
 // (llgo_jspi_idle), so the event loop runs meanwhile.
 //
 // Failures are never silent: a context's stack that ends with anything but the exit sentinel
 // ends the program through `fail` (the runner's: proc_exit's exit object becomes the exit status,
 // a trap exits 134); a SuspendError (a goroutine blocked below a JavaScript frame) is a Go-style
-// fatal error, exit 2; a wasm exception that leaves a context (a longjmp to a jmp_buf none of its
-// frames set) is reported to the host as ESCAPED.
+// fatal error, exit 2 (the C side's catch_all, runtime/src/wasmcontext_jspi_guard.S, has stopped
+// every stack through llgo_jspi_refused while the error unwound, before the host or context the
+// import woke could run);
+// a wasm exception that leaves a context (a longjmp to a jmp_buf none of its frames set) is
+// reported to the host as ESCAPED.
 //
 // The cap on live contexts per engine (llgo_jspi_engine_cap) is jspi_glue.js's own function,
 // taken from that file (evaluated with a stand-in for Emscripten's addToLibrary), so its
@@ -82,7 +86,8 @@ export async function createJspiHost({ fail, fatal }) {
       'WebAssembly.promising): the jspi context needs Node >= 24 or a browser with it (Chrome >= 137)');
   }
   const exitSentinel = { llgoJspiExit: true };
-  const waiting = new Map(); // context id -> resolver of its pending llgo_jspi_suspend
+  const waiting = [];        // context id -> resolver of its pending suspension (dense: one small
+                             // id per context; slots are cleared, as in jspi_glue.js)
   let host = null;           // resolves the host's pending llgo_jspi_switch
   let dead = false;          // a context failed: the program is ending, nothing runs on
   let never = null;          // the promise llgo_jspi_halt parks stacks on
@@ -94,11 +99,6 @@ export async function createJspiHost({ fail, fatal }) {
     const resolve = host;
     host = null;
     if (resolve && !dead) resolve(outcome);
-  };
-  // One microtask after a suspend: had the suspend failed (SuspendError), the failure's handler
-  // was queued in between and has stopped everything.
-  const wakeSuspended = (id) => {
-    if (waiting.has(id)) wakeHost(SUSPENDED);
   };
   const failed = (error) => {
     if (error === exitSentinel) return;
@@ -125,16 +125,36 @@ export async function createJspiHost({ fail, fatal }) {
       if (first) {
         queueMicrotask(start); // a new stack starts from a microtask, once the host has suspended
       } else {
-        const resume = waiting.get(id);
-        waiting.delete(id);
+        const resume = waiting[id];
+        waiting[id] = undefined;
         resume();
       }
     })),
-    // Context `id`: gives control back to the host; returns when the host switches to it again.
+    // Context `id`: gives control back to the host; returns when the host, or a context's
+    // hand-off, switches to it again.
     llgo_jspi_suspend: new WebAssembly.Suspending((id) => new Promise((resolve) => {
-      waiting.set(id, resolve);
-      queueMicrotask(() => wakeSuspended(id));
+      waiting[id] = resolve;
+      wakeHost(SUSPENDED);
     })),
+    // Context `from`: suspends and runs context `to` (starting its entry when `first`), without
+    // the host; returns when `from` is switched to again.
+    llgo_jspi_handoff: new WebAssembly.Suspending((from, to, first) => new Promise((resolve) => {
+      waiting[from] = resolve;
+      if (first) {
+        queueMicrotask(start); // a new stack starts from a microtask, once `from` has suspended
+      } else {
+        const resume = waiting[to];
+        waiting[to] = undefined;
+        resume();
+      }
+    })),
+    // Context: the engine refused to suspend it (wasmcontext_jspi_guard.S's catch_all, while the
+    // SuspendError unwinds): stops every stack at once and throws a SuspendError on to failed().
+    llgo_jspi_refused: () => {
+      stop();
+      throw new WebAssembly.SuspendError('trying to suspend JS frames (a goroutine yielded or ' +
+                                         'blocked below a JavaScript frame)');
+    },
     // Any stack, after llgo_jspi_stop: parks it for good (the program is ending).
     llgo_jspi_halt: new WebAssembly.Suspending(() => never || (never = new Promise(() => {}))),
     // The host loop, idle: waits `ms` milliseconds in the event loop.
@@ -151,7 +171,7 @@ export async function createJspiHost({ fail, fatal }) {
     },
     // Host: context `id` will never be resumed: its stack becomes garbage with its promise.
     llgo_jspi_forget: (id) => {
-      waiting.delete(id);
+      waiting[id] = undefined;
     },
   };
 
