@@ -183,8 +183,10 @@ llgo_wasmcontext_result llgo_wasmcontext_backend_arm(llgo_wasmcontext *ctx,
 }
 
 /* Makes `self` the running context on its own C stack: a first run starts at the top of its
- * stack (llgo_jspi_run, from a microtask), a resume where it suspended. Returns `first`. */
-static int enter(jspi_backend *self, size_t stack_size) {
+ * stack (llgo_jspi_run, from a microtask), a resume where it suspended. Returns `first`.
+ * Always inlined, at -O0 too: it moves __stack_pointer to another stack, so a frame of its own
+ * would move it back in its epilogue (the -O0 fixture died of "stack overflow" at once). */
+static inline __attribute__((always_inline)) int enter(jspi_backend *self, size_t stack_size) {
   int first = !self->started;
   running = self;
   if (first) {
