@@ -227,9 +227,9 @@ TEST(Resolve, ContextChoosesItsExceptionModels) {
 }
 
 // engines.<name>.contexts: resolution keeps the engines that run the chosen context, in engines
-// and run-engines alike. P1's jspi runs on Node's WASI only (WasmEdge, Wasmtime and the Chromium
-// page's shim run no JSPI module; Node 26's engine is jspi's only); its asyncify context keeps
-// every other engine.
+// and run-engines alike. P1's jspi runs on Node's WASI and in the Chromium page (WasmEdge and
+// Wasmtime run no JSPI module; Node 26's engine is jspi's only); its asyncify context keeps every
+// other engine.
 TEST(Resolve, ContextKeepsItsEngines) {
   auto engine_names = [](const ResolvedTarget& target) {
     std::vector<std::string> names;
@@ -239,13 +239,13 @@ TEST(Resolve, ContextKeepsItsEngines) {
   Query jspi = named("wasip1");
   jspi.context = "jspi";
   ResolvedTarget p1_jspi = resolve(jspi);
-  EXPECT_EQ(engine_names(p1_jspi), (std::vector<std::string>{"node-wasi", "node26-wasi"}));
+  EXPECT_EQ(engine_names(p1_jspi), (std::vector<std::string>{"chromium", "node-wasi", "node26-wasi"}));
   EXPECT_EQ(p1_jspi.spec.run_engines, (std::vector<std::string>{"node-wasi"}));
   nlohmann::json form = target_to_json(p1_jspi);
   EXPECT_FALSE(form["engines"].contains("wasmedge"));
   EXPECT_EQ(form["run-engines"], (nlohmann::json{"node-wasi"}));
   // A resolved target loads back as it was resolved.
-  EXPECT_EQ(engine_names(target_from_json(form)), (std::vector<std::string>{"node-wasi", "node26-wasi"}));
+  EXPECT_EQ(engine_names(target_from_json(form)), (std::vector<std::string>{"chromium", "node-wasi", "node26-wasi"}));
 
   ResolvedTarget p1 = resolve(named("wasip1"));
   EXPECT_EQ(engine_names(p1), (std::vector<std::string>{"chromium", "node-wasi", "wasmedge", "wasmtime"}));
