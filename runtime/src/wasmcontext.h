@@ -215,8 +215,9 @@ static inline llgo_wasmcontext_result llgo_wasmcontext_suspend_here(llgo_wasmcon
 void llgo_wasmcontext_exit(llgo_wasmcontext *ctx);
 
 #ifdef LLGO_WASMCONTEXT_HANDOFF
-/* A direct hand-off, for backends whose target descriptor declares it (the context-cflags of
- * targets/wasm-base.json define LLGO_WASMCONTEXT_HANDOFF; no backend name is compared). Inside the
+/* A direct hand-off, for backends whose target descriptor declares it (the
+ * jspi context-cflags of targets/emscripten-base.json and targets/wasip1.json define
+ * LLGO_WASMCONTEXT_HANDOFF; no backend name is compared). Inside the
  * running context `from`: suspends it and runs `to` (created, not running: suspended, or armed
  * and never resumed) at once, without the host in between; returns OK when `from` is resumed
  * again, by the host or by another hand-off, or an error without switching (from's stack is past
