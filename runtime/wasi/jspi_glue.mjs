@@ -77,6 +77,29 @@ export function usesJspi(module) {
   return WebAssembly.Module.imports(module).some((entry) => entry.module === 'llgo_jspi');
 }
 
+// The host's other imports (WASI's), made safe to call from a goroutine's stack: each function
+// becomes a plain JavaScript function that calls it. A goroutine of the jspi context runs on a
+// secondary stack (a WebAssembly.promising call), and V8 runs an import that is a plain JavaScript
+// function on its central stack. Node's WASI functions are API functions with fast C entries,
+// which a module's call reaches straight from the secondary stack; fd_write's allocates
+// (uvwasi through node::mem), which can make V8 collect garbage, and V8 then aborts the process
+// ("Check failed: isolate_->IsOnCentralStack()", Node 24.22, about one run in 40 of
+// stacks.P1.node-wasi.jspi.separate-parked-shallow-after-deep, one in two under
+// --stress-compaction). Returns a new import object; `imports` is left as it was.
+export function centralStackImports(imports) {
+  const result = {};
+  for (const [name, namespace] of Object.entries(imports)) {
+    const wrapped = {};
+    for (const [field, value] of Object.entries(namespace)) {
+      wrapped[field] = typeof value === 'function' && name !== 'llgo_jspi'
+        ? function (...args) { return value(...args); }
+        : value;
+    }
+    result[name] = wrapped;
+  }
+  return result;
+}
+
 // The glue for one instance (a promise of it: the engine's cap is read first). fail(error) ends
 // the program (it may throw); fatal(message, status) prints a fatal error and ends the program
 // with that status.

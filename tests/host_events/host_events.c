@@ -7,7 +7,8 @@
  * while others keep running, a JavaScript callback starts a goroutine, the
  * event loop runs while Go code sleeps, and waiting on the host is no deadlock
  * until nothing is left to happen. P1 and native: a goroutine waits for stdin
- * (the runner feeds it late) while another keeps ticking on a timer.
+ * (the runner feeds it late) while another keeps ticking on a timer, and a
+ * goroutine's host call may make a JavaScript host collect garbage.
  * Shared state lives in static memory (goroutine stacks may be shared). */
 #include "llgo_runtime.h"
 #include "test_program.h"
@@ -17,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifdef __EMSCRIPTEN__
@@ -438,6 +440,49 @@ static int wait_readable_bad_fd(int argc, char **argv) {
   return 0;
 }
 
+/* ---- a goroutine's host call that makes the host collect garbage ---- */
+
+/* One fd_write with a vast iovec array: the host copies the array (Node's WASI:
+ * uvwasi, through V8's external-memory accounting, 16 bytes per entry: 160 MB,
+ * past the point where V8 collects garbage at once rather than incrementally;
+ * 6 million entries did not get there). A goroutine of an engine-stacks
+ * backend runs on a secondary stack, and a host that collected garbage there
+ * aborted the process (Node 24: "Check failed: isolate_->IsOnCentralStack()"
+ * when the module's call reached the API function's fast entry from that
+ * stack; runtime/wasi/jspi_glue.mjs, centralStackImports). Only the first
+ * entry carries bytes, so what a host that writes part of the array (libuv
+ * caps a write at IOV_MAX entries) prints is the same. */
+#define HOST_COPY_ENTRIES ((size_t)10 * 1000 * 1000)
+#define HOST_COPY_WARM_UP 10000
+
+static llgo_chan *host_copy_done;
+
+static void host_copy_writer(void *unused) {
+  (void)unused;
+  static const char line[] = "written from a goroutine through 10000000 iovecs\n";
+  struct iovec *iov = calloc(HOST_COPY_ENTRIES, sizeof *iov);
+  EXPECT(iov != NULL, "cannot allocate %zu iovecs", HOST_COPY_ENTRIES);
+  for (size_t i = 0; i < HOST_COPY_ENTRIES; i++) iov[i].iov_base = (void *)line;
+  /* Empty writes first: V8 calls an import's fast entry only once the call is hot. */
+  for (int i = 0; i < HOST_COPY_WARM_UP; i++) writev(1, iov, 1);
+  iov[0].iov_len = sizeof line - 1;
+  ssize_t n = writev(1, iov, (int)HOST_COPY_ENTRIES);
+  free(iov);
+  int wrote_line = n == (ssize_t)(sizeof line - 1);
+  llgo_chan_send(host_copy_done, &wrote_line);
+}
+
+static int host_call_collects_garbage(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  host_copy_done = llgo_chan_make(sizeof(int), 0);
+  llgo_go(host_copy_writer, NULL);
+  int wrote_line = 0;
+  llgo_chan_recv(host_copy_done, &wrote_line);
+  printf("the write returned the line's length: %d\n", wrote_line);
+  return 0;
+}
+
 static const test_case cases[] = {
     {"promise-wakes-only-its-waiter", promise_wakes_only_its_waiter, NULL},
     {"wake-before-end", wake_before_end, NULL},
@@ -451,6 +496,7 @@ static const test_case cases[] = {
     {"wait-readable-bad-fd", wait_readable_bad_fd, NULL},
     {"exit-while-timers-pending", exit_while_timers_pending, NULL},
     {"block-below-js-frame", block_below_js_frame, NULL},
+    {"host-call-collects-garbage", host_call_collects_garbage, NULL},
 };
 
 int main(int argc, char **argv) { return TEST_PROGRAM_MAIN(argc, argv, cases); }

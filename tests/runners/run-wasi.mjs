@@ -143,7 +143,7 @@ try {
     });
     Object.assign(imports, jspiHost.imports);
   }
-  instance = await WebAssembly.instantiate(module, imports);
+  instance = await WebAssembly.instantiate(module, jspi ? jspi.centralStackImports(imports) : imports);
 } catch (error) {
   die(EXIT_CANNOT_LOAD, `cannot load ${modulePath}: ${error.message}`);
 }
