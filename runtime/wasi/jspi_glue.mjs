@@ -83,9 +83,11 @@ export function usesJspi(module) {
 // function on its central stack. Node's WASI functions are API functions with fast C entries,
 // which a module's call reaches straight from the secondary stack; fd_write's allocates
 // (uvwasi through node::mem), which can make V8 collect garbage, and V8 then aborts the process
-// ("Check failed: isolate_->IsOnCentralStack()", Node 24.22, about one run in 40 of
+// ("Check failed: isolate_->IsOnCentralStack()" in Heap::CollectGarbage). Seen on Node 24.22
+// (V8 13.6), not on Node 26.12: about one run in 40 of
 // stacks.P1.node-wasi.jspi.separate-parked-shallow-after-deep, one in two under
-// --stress-compaction). Returns a new import object; `imports` is left as it was.
+// --stress-compaction, every run of host_events' host-call-collects-garbage.
+// Returns a new import object; `imports` is left as it was.
 export function centralStackImports(imports) {
   const result = {};
   for (const [name, namespace] of Object.entries(imports)) {
