@@ -17,10 +17,11 @@
  * to its event loop; otherwise it is a deadlock. All loop state lives in
  * `sched`, so the loop can be left and entered again.
  * Where the context backend offers a direct hand-off (LLGO_WASMCONTEXT_HANDOFF,
- * defined by the build where the capability context-handoff holds: wasmcontext.h), a goroutine that yields or parks
- * does the host loop's next dispatch itself when it is a plain one - the next
- * goroutine of the queue, no collection pending, the tick not due - and resumes
- * that goroutine directly; everything else (an empty queue, the tick, a
+ * which the build defines where the capability context-handoff holds:
+ * wasmcontext.h), a goroutine that yields or parks does the host loop's next
+ * dispatch itself when it is a plain one - the next goroutine of the queue, no
+ * collection pending, the tick not due - and resumes that goroutine directly
+ * (counted: llgo_test_handoffs); everything else (an empty queue, the tick, a
  * collection, a goroutine that returns or exits) still goes through the host
  * loop, so the order of runs, the ticks and the idle and deadlock checks are the
  * same either way.
