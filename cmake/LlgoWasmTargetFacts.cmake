@@ -23,8 +23,9 @@
 #         LLGO_WASM_TARGET_DATA_MODEL  "pointer;long;ssize_t" sizes
 #         LLGO_WASM_TARGET_CAPABILITIES  the named capabilities that hold with the chosen context and
 #                                      stack mode (effective.capabilities: single-worker or threaded,
-#                                      shared-stacks or separate-stacks, asyncify-switch, engine-stacks, event-loop,
-#                                      javascript, wasm, wasi, driver-links; the vocabulary is
+#                                      shared-stacks or separate-stacks, asyncify-switch, engine-stacks,
+#                                      context-handoff, event-loop, javascript, wasm, wasi, gc-roots,
+#                                      driver-links; the vocabulary is
 #                                      driver/vocabulary/include/llgo_wasm/target_capabilities.hpp).
 #                                      Decide with `IN_LIST` on these, never on a backend's or
 #                                      variant's name.

@@ -17,10 +17,11 @@
  * to its event loop; otherwise it is a deadlock. All loop state lives in
  * `sched`, so the loop can be left and entered again.
  * Where the context backend offers a direct hand-off (LLGO_WASMCONTEXT_HANDOFF,
- * from the target descriptor: wasmcontext.h), a goroutine that yields or parks
- * does the host loop's next dispatch itself when it is a plain one - the next
- * goroutine of the queue, no collection pending, the tick not due - and resumes
- * that goroutine directly; everything else (an empty queue, the tick, a
+ * which the build defines where the capability context-handoff holds:
+ * wasmcontext.h), a goroutine that yields or parks does the host loop's next
+ * dispatch itself when it is a plain one - the next goroutine of the queue, no
+ * collection pending, the tick not due - and resumes that goroutine directly
+ * (counted: llgo_test_handoffs); everything else (an empty queue, the tick, a
  * collection, a goroutine that returns or exits) still goes through the host
  * loop, so the order of runs, the ticks and the idle and deadlock checks are the
  * same either way.
@@ -59,6 +60,7 @@ static struct {
   size_t free_pool_length;
   sched_g *all_goroutines; /* every record ever made; records are pooled, never freed */
   uint64_t contexts_created;
+  uint64_t handoffs;     /* switches made by a direct hand-off (llgo_test_handoffs) */
   llgo_sched_idle_hook idle_hook;
   llgo_sched_tick_hook tick_hook;
   unsigned dispatches_to_tick; /* counts down to the next tick_hook call */
@@ -164,6 +166,7 @@ static inline __attribute__((always_inline)) void suspend(sched_g *self) {
     llgo_casgstatus(&next->g, LLGO_G_RUNNABLE, LLGO_G_RUNNING);
     sched.current = next;
     if (next != self) {
+      sched.handoffs++;
       llgo_wasmcontext_result result = llgo_wasmcontext_handoff(&self->context, &next->context);
       if (result != LLGO_WASMCONTEXT_OK) {
         die_of_context_failure(self->g.id, result);
@@ -493,6 +496,7 @@ size_t llgo_test_runqueue_len(void) { return llgo_runqueue_length(&sched.run_que
 uint64_t llgo_test_live_g_count(void) { return llgo_live_g_count(); }
 size_t llgo_test_context_pool_len(void) { return sched.free_pool_length; }
 uint64_t llgo_test_contexts_created(void) { return sched.contexts_created; }
+uint64_t llgo_test_handoffs(void) { return sched.handoffs; }
 
 void llgo_test_smash_stack_canary(void) {
   llgo_wasmcontext_smash_stack_canary(&running_or_die("llgo_test_smash_stack_canary")->context);

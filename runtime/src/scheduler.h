@@ -75,4 +75,9 @@ void llgo_sched_set_tick_hook(llgo_sched_tick_hook hook);
  * changing its status, so a test can prove that resuming a dead G is fatal. */
 void llgo_test_enqueue_unchecked(llgo_g *g);
 
+/* Test-only (single worker): how many switches a goroutine made by handing control to the next
+ * one directly (LLGO_WASMCONTEXT_HANDOFF: wasmcontext.h) instead of through the host loop since
+ * the program started; always 0 where the context has no hand-off. */
+uint64_t llgo_test_handoffs(void);
+
 #endif /* LLGO_SCHEDULER_H */

@@ -215,15 +215,15 @@ static inline llgo_wasmcontext_result llgo_wasmcontext_suspend_here(llgo_wasmcon
 void llgo_wasmcontext_exit(llgo_wasmcontext *ctx);
 
 #ifdef LLGO_WASMCONTEXT_HANDOFF
-/* A direct hand-off, for backends whose target descriptor declares it (the
- * jspi context-cflags of targets/emscripten-base.json and targets/wasip1.json define
- * LLGO_WASMCONTEXT_HANDOFF; no backend name is compared). Inside the
- * running context `from`: suspends it and runs `to` (created, not running: suspended, or armed
- * and never resumed) at once, without the host in between; returns OK when `from` is resumed
- * again, by the host or by another hand-off, or an error without switching (from's stack is past
- * its limit). The host's llgo_wasmcontext_resume that started the chain returns when a context
- * of it gives control back to the host, with that context's result: the caller keeps track of
- * which context runs. */
+/* A direct hand-off, for backends that implement it: the driver defines LLGO_WASMCONTEXT_HANDOFF
+ * where the effective capability context-handoff holds (driver/vocabulary/src/
+ * target_capabilities.cpp, the one place that says which backend has it: jspi; no backend name is
+ * compared here). Inside the running context `from`: suspends it and runs `to` (created, not
+ * running: suspended, or armed and never resumed) at once, without the host in between; returns
+ * OK when `from` is resumed again, by the host or by another hand-off, or an error without
+ * switching (from's stack is past its limit). The host's llgo_wasmcontext_resume that started the
+ * chain returns when a context of it gives control back to the host, with that context's result:
+ * the caller keeps track of which context runs. */
 llgo_wasmcontext_result llgo_wasmcontext_handoff(llgo_wasmcontext *from, llgo_wasmcontext *to);
 #endif
 

@@ -90,5 +90,23 @@ TEST(TargetCapabilities, GcRootsOnlyWhereEveryRootIsInMemory) {
   }
 }
 
+// context-handoff: where the context implements llgo_wasmcontext_handoff, with the macro the
+// scheduler reads (the descriptors do not declare it; scenarios' switches-hand-off shows it taken).
+TEST(TargetCapabilities, ContextHandoffOnlyWhereTheContextHasOne) {
+  auto defined = [](const ResolvedTarget& target) {
+    const std::vector<std::string> cflags = effective_flags(target.spec).cflags;
+    return std::find(cflags.begin(), cflags.end(), "-DLLGO_WASMCONTEXT_HANDOFF=1") != cflags.end();
+  };
+  for (const std::string& name : builtin_descriptors().names()) {
+    for (const ContextBackend& context : resolve(name).spec.capabilities.supported_contexts) {
+      SCOPED_TRACE(name + " / " + context);
+      const ResolvedTarget resolved = resolve(name, context);
+      const bool handoff = holds(target_capabilities(resolved.spec), "context-handoff");
+      EXPECT_EQ(handoff, defined(resolved));
+      EXPECT_EQ(handoff, context == "jspi");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace llgo_wasm

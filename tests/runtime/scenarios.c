@@ -10,8 +10,8 @@
  * it does not), is in scenarios.json beside this file; tests/harness/check_run.py compares.
  * Output comes in whole lines: Emscripten's stdout on Node writes line by line (it ends a last
  * partial line with a newline when it flushes at exit), so a case ends what it prints with one.
- * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked and the host-loop entry
- * points llgo_sched_* (scheduler.h, every single-worker build).
+ * Test hooks used beyond llgo_runtime.h: llgo_test_enqueue_unchecked, llgo_test_handoffs and the
+ * host-loop entry points llgo_sched_* (scheduler.h, every single-worker build).
  */
 #include "llgo_runtime.h"
 #include "test_program.h"
@@ -24,6 +24,7 @@
  * skipped; run anyway, they fail the REQUIRE below instead of crashing). */
 __attribute__((weak)) void llgo_test_enqueue_unchecked(llgo_g *g);
 __attribute__((weak)) void llgo_test_fail_allocations_after(long count);
+__attribute__((weak)) uint64_t llgo_test_handoffs(void);
 
 /* The single worker's host loop (scheduler.h), for a host with its own event loop. */
 typedef enum { SCHED_MAIN_RETURNED, SCHED_IDLE } sched_state;
@@ -588,6 +589,73 @@ static int pool_sizes_main(int argc, char **argv) {
   return 0;
 }
 
+/* ---- the direct hand-off (scheduler.c, LLGO_WASMCONTEXT_HANDOFF) ----
+ *
+ * Main and a worker take turns: HANDOFF_ROUNDS Gosched each, then HANDOFF_ROUNDS round trips of
+ * a value over two unbuffered channels, where each goroutine parks once per round. Each of those
+ * 4 * HANDOFF_ROUNDS switches leaves exactly one other goroutine runnable, so with a hand-off the
+ * goroutine that gives control resumes the other itself, except where the host loop has its own
+ * work first (the timers' tick, every LLGO_SCHED_TICK_DISPATCHES dispatches: at most 1 in 64).
+ * The order of the turns is the same either way; what differs is only llgo_test_handoffs. */
+#define HANDOFF_ROUNDS 200
+#define HANDOFF_SWITCHES (4 * HANDOFF_ROUNDS)
+
+static char handoff_trace[2 * HANDOFF_ROUNDS + 1];
+static int handoff_trace_length;
+static llgo_chan *handoff_ping, *handoff_pong;
+
+static void handoff_turn(char who) {
+  REQUIRE(handoff_trace_length < 2 * HANDOFF_ROUNDS);
+  handoff_trace[handoff_trace_length++] = who;
+  llgo_gosched();
+}
+
+static void handoff_worker(void *unused) {
+  (void)unused;
+  for (int i = 0; i < HANDOFF_ROUNDS; i++) {
+    handoff_turn('w');
+  }
+  for (int i = 0; i < HANDOFF_ROUNDS; i++) {
+    int value = 0;
+    llgo_chan_recv(handoff_ping, &value);
+    value++;
+    llgo_chan_send(handoff_pong, &value);
+  }
+}
+
+static int handoff_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  REQUIRE(llgo_test_handoffs != NULL);
+  handoff_ping = llgo_chan_make(sizeof(int), 0);
+  handoff_pong = llgo_chan_make(sizeof(int), 0);
+  uint64_t before = llgo_test_handoffs();
+  llgo_go(handoff_worker, NULL);
+  for (int i = 0; i < HANDOFF_ROUNDS; i++) {
+    handoff_turn('m');
+  }
+  for (int i = 0; i < HANDOFF_ROUNDS; i++) {
+    int value = 2 * i;
+    llgo_chan_send(handoff_ping, &value);
+    llgo_chan_recv(handoff_pong, &value);
+    REQUIRE(value == 2 * i + 1);
+  }
+  uint64_t handoffs = llgo_test_handoffs() - before;
+  int alternated = handoff_trace_length == 2 * HANDOFF_ROUNDS;
+  for (int i = 0; alternated && i < handoff_trace_length; i++) {
+    alternated = handoff_trace[i] == (i % 2 == 0 ? 'm' : 'w');
+  }
+  printf("turns %s, %d round trips; ", alternated ? "alternate" : "out of order", HANDOFF_ROUNDS);
+  if (handoffs == 0) {
+    printf("hand-offs: none\n");
+  } else if (handoffs <= HANDOFF_SWITCHES && handoffs * 10 >= (uint64_t)HANDOFF_SWITCHES * 9) {
+    printf("hand-offs: nearly every switch\n");
+  } else {
+    printf("hand-offs: %llu of %d switches\n", (unsigned long long)handoffs, HANDOFF_SWITCHES);
+  }
+  return 0;
+}
+
 /* ---- overflow detection ---- */
 
 static void smash_then_yield(void *unused) {
@@ -962,6 +1030,8 @@ static const test_case cases[] = {
     {"run-main-twice", run_main_twice_main, NULL},
     {"defer-on-outer-frame", defer_misuse_main, NULL},
     {"context-pool-stack-sizes", pool_sizes_main, NULL},
+    {"switches-hand-off", handoff_main, NULL},
+    {"switches-go-through-host-loop", handoff_main, NULL},
     {"stack-overflow-detected", stack_overflow_main, NULL},
     {"asyncify-area-overflow-detected", asyncify_overflow_main, NULL},
     {"resume-dead-goroutine", resume_dead_main, NULL},

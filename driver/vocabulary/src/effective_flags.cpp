@@ -50,6 +50,8 @@ EffectiveFlags effective_flags(const TargetSpec& spec) {
     context_macro += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
   effective.cflags.push_back(context_macro);
+  // The context offers a direct hand-off (runtime/src/wasmcontext.h), which the scheduler takes.
+  if (target_has_capability(spec, "context-handoff")) effective.cflags.push_back("-DLLGO_WASMCONTEXT_HANDOFF=1");
   effective.ldflags = spec.ldflags;
   if (!spec.environments.empty()) {
     // Emscripten takes the list as one setting; derived here so it is written once.

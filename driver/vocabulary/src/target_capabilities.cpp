@@ -18,6 +18,10 @@ bool asyncify_switch(const TargetSpec& spec) { return spec.capabilities.context 
 bool engine_stacks(const TargetSpec& spec) {
   return spec.capabilities.context == "stack-switching" || spec.capabilities.context == "jspi";
 }
+// The backends that implement llgo_wasmcontext_handoff (runtime/src/wasmcontext.h): JSPI, where
+// every pass through the host loop costs an engine stack switch and a microtask job. The build
+// defines LLGO_WASMCONTEXT_HANDOFF from this (effective_flags.cpp), and the scheduler reads the macro.
+bool context_handoff(const TargetSpec& spec) { return spec.capabilities.context == "jspi"; }
 
 // Where a suspended goroutine keeps every pointer in linear memory (its stack, its copy, its
 // Asyncify data), so a collector running between switches sees them all (docs/gc.md). Not on
@@ -41,6 +45,9 @@ const std::vector<TargetCapability>& target_capability_vocabulary() {
       {"asyncify-switch", "the context switches by the runtime's own Asyncify unwind and rewind", asyncify_switch},
       {"engine-stacks", "each goroutine runs on a wasm stack the engine keeps (stack switching, JSPI): no Asyncify",
        engine_stacks},
+      {"context-handoff",
+       "a goroutine that yields or parks resumes the next runnable one itself (llgo_wasmcontext_handoff), not through the host loop",
+       context_handoff},
       {"event-loop", "an idle worker returns to the host's event loop, which re-enters the program",
        [](const TargetSpec& spec) { return triple_is_emscripten(spec.triple); }},
       {"javascript", "the program runs in a JavaScript host (Promises, callbacks)",
