@@ -159,17 +159,18 @@ int llgo_wasmcontext_storage_fit_copy(llgo_wasmcontext_storage *storage, size_t 
 /* Frees the copy buffer. */
 void llgo_wasmcontext_storage_release_copy(llgo_wasmcontext_storage *storage);
 
+static inline size_t llgo_wasmcontext_round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
+
 /* Copies a stack or Asyncify data, rounded up to 16 bytes (both ends are 16-byte aligned and the
  * buffers are sized for it). An inline loop of 8-byte moves beats a call of libc's memcpy for
- * these few hundred bytes on wasm (and bulk memory is not enabled everywhere); clang's no_builtin
- * keeps it from being turned back into a memcpy call. The same loop runs natively, so the
- * sanitizer build checks it. */
+ * these few hundred bytes on wasm; clang's no_builtin keeps it from being turned back into a
+ * memcpy call. The same loop runs natively, so the sanitizer build checks it. */
 #if defined(__clang__)
 __attribute__((no_builtin("memcpy")))
 #endif
-static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_chunks(unsigned char *to,
-                                                                              const unsigned char *from,
-                                                                              size_t size) {
+static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_words(unsigned char *to,
+                                                                             const unsigned char *from,
+                                                                             size_t size) {
   uint64_t *words_to = (uint64_t *)(void *)to;
   const uint64_t *words_from = (const uint64_t *)(const void *)from;
   size_t words = (size + 15) / 16 * 2;
@@ -179,7 +180,25 @@ static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_chunks(u
   }
 }
 
-static inline size_t llgo_wasmcontext_round_up_16(size_t size) { return (size + 15u) & ~(size_t)15u; }
+/* From this size on, a target with bulk memory (its descriptor's cflags: -mbulk-memory) copies
+ * with one memory.copy: a goroutine parked deep on shared stacks saves and restores tens of KiB,
+ * which the loop above makes thousands of instructions, and an interpreter runs each of them (the
+ * stacks case that parks 10,000 goroutines 80 KiB deep: 14.2 s under WasmEdge 0.14 with the
+ * loop, 1.65 s with memory.copy). */
+#define LLGO_WASMCONTEXT_BULK_COPY_BYTES 1024u
+
+static inline __attribute__((always_inline)) void llgo_wasmcontext_copy_chunks(unsigned char *to,
+                                                                              const unsigned char *from,
+                                                                              size_t size) {
+#if defined(__wasm_bulk_memory__)
+  if (size >= LLGO_WASMCONTEXT_BULK_COPY_BYTES) {
+    __builtin_memcpy(to, from, llgo_wasmcontext_round_up_16(size));
+    return;
+  }
+#endif
+  llgo_wasmcontext_copy_words(to, from, size);
+}
+
 /* ---- implemented by the selected backend ---- */
 
 /* "asyncify", "emscripten-fiber", "native", "stack-switching", "jspi". */
