@@ -72,11 +72,6 @@ export async function jspiEngineCap() {
   return (await emscriptenLibrary()).llgo_jspi_engine_cap();
 }
 
-// Does this compiled module use the glue (the jspi context)?
-export function usesJspi(module) {
-  return WebAssembly.Module.imports(module).some((entry) => entry.module === 'llgo_jspi');
-}
-
 // The host's other imports (WASI's), made safe to call from a goroutine's stack: each function
 // becomes a plain JavaScript function that calls it. A goroutine of the jspi context runs on a
 // secondary stack (a WebAssembly.promising call), and V8 runs an import that is a plain JavaScript
@@ -87,7 +82,7 @@ export function usesJspi(module) {
 // (V8 13.6), not on Node 26.12: about one run in 40 of
 // stacks.P1.node-wasi.jspi.separate-parked-shallow-after-deep, one in two under
 // --stress-compaction, every run of host_events' host-call-collects-garbage.
-// Returns a new import object; `imports` is left as it was.
+// Returns a new import object; `imports` is left as it was. The host's instantiate applies it.
 export function centralStackImports(imports) {
   const result = {};
   for (const [name, namespace] of Object.entries(imports)) {
@@ -104,7 +99,8 @@ export function centralStackImports(imports) {
 
 // The glue for one instance (a promise of it: the engine's cap is read first). fail(error) ends
 // the program (it may throw); fatal(message, status) prints a fatal error and ends the program
-// with that status.
+// with that status. The host instantiates the module through it (instantiate) and runs it
+// (start).
 export async function createJspiHost({ fail, fatal }) {
   if (typeof WebAssembly.Suspending !== 'function' || typeof WebAssembly.promising !== 'function') {
     throw new Error('this engine has no JavaScript Promise Integration (WebAssembly.Suspending, ' +
@@ -201,7 +197,12 @@ export async function createJspiHost({ fail, fatal }) {
   };
 
   return {
-    imports: { llgo_jspi: imports },
+    // Instantiates the module with the host's imports (WASI's: an object of namespaces) and the
+    // glue's. The host's functions are made safe to call from a goroutine's stack
+    // (centralStackImports), so no host can forget it.
+    instantiate(module, hostImports) {
+      return WebAssembly.instantiate(module, { ...centralStackImports(hostImports), llgo_jspi: imports });
+    },
     // Runs the command's entry (the host loop) through WebAssembly.promising: its promise
     // settles when _start returns or throws (proc_exit's exit object, a trap).
     start(instance) {

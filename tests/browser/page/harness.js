@@ -154,9 +154,8 @@ async function runWasi({ module, args, env }) {
           exit(status);
         },
       });
-      Object.assign(allImports, jspiHost.imports);
     }
-    instance = await WebAssembly.instantiate(compiled, allImports);
+    instance = await (jspiHost ? jspiHost.instantiate(compiled, allImports) : WebAssembly.instantiate(compiled, allImports));
     if (typeof instance.exports._start !== 'function') {
       write(2, `harness: ${module} is not a WASI command: it exports no _start function\n`);
       return exit(EXIT_CANNOT_LOAD);
