@@ -38,7 +38,7 @@ void *test_new(size_t size) {
   return p;
 }
 
-void wait_parked(llgo_g *volatile *slot) {
+void wait_parked(_Atomic(llgo_g *) *slot) {
   /* 60 s: on P1T the goroutine is a thread in a new Worker, which a loaded
    * machine may take seconds to start. */
   int64_t deadline = llgo_nanotime() + 60000 * MS;

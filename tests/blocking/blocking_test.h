@@ -14,6 +14,7 @@
 #include "llgo_runtime.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,9 @@ void *test_new(size_t size);
 
 /* Waits (yielding) until the goroutine stored in *slot exists and is parked:
  * ordering that holds on both backends (on the pthread backend goroutines are
- * threads and run when the OS says). Fails the case after about 10 s. */
-void wait_parked(llgo_g *volatile *slot);
+ * threads and run when the OS says, so the slot, which the goroutine writes and
+ * main reads, is atomic). Fails the case after 60 s. */
+void wait_parked(_Atomic(llgo_g *) *slot);
 
 /* Milliseconds in nanoseconds. */
 #define MS ((int64_t)1000000)

@@ -32,7 +32,7 @@ static int close_of_nil(int argc, char **argv) {
   return 0;
 }
 
-static llgo_g *volatile sender_g;
+static _Atomic(llgo_g *) sender_g;
 
 static void blocked_sender(void *c) {
   sender_g = llgo_current_g();
@@ -77,7 +77,7 @@ static int send_on_closed_recovered(int argc, char **argv) {
 
 static llgo_chan *receivers_done, *receivers_finished;
 static int receiver_results[2][2];
-static llgo_g *volatile receiver_g[2];
+static _Atomic(llgo_g *) receiver_g[2];
 
 static void blocked_receiver(void *id) {
   int i = (int)(intptr_t)id;
@@ -134,7 +134,7 @@ static int nil_channel_blocks_forever(int argc, char **argv) {
 }
 
 static llgo_chan *fifo_channel, *fifo_done;
-static llgo_g *volatile parked[5];
+static _Atomic(llgo_g *) parked[5];
 static int received_by[5];
 
 static void numbered_receiver(void *id) {
@@ -260,7 +260,7 @@ static int zero_size_elements(int argc, char **argv) {
 
 static llgo_chan *handoff;
 static volatile int *published_local;
-static llgo_g *volatile other;
+static _Atomic(llgo_g *) other;
 
 static void receiver_publishing_its_destination(void *unused) {
   (void)unused;

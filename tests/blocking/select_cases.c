@@ -63,7 +63,7 @@ static int nonblocking_never_parks(int argc, char **argv) {
 }
 
 static llgo_chan *c1, *c2, *c3, *selector_done;
-static llgo_g *volatile selector_g;
+static _Atomic(llgo_g *) selector_g;
 
 static void selector(void *unused) {
   (void)unused;
@@ -100,7 +100,7 @@ static int first_ready_wins(int argc, char **argv) {
 }
 
 static llgo_chan *closing, *never;
-static llgo_g *volatile waiting_g;
+static _Atomic(llgo_g *) waiting_g;
 
 static void select_send_until_closed(void *unused) {
   (void)unused;

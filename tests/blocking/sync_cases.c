@@ -104,7 +104,7 @@ static int mutex_deadlock(int argc, char **argv) {
 
 static llgo_rwmutex rw;
 static llgo_chan *step, *finished;
-static llgo_g *volatile writer_g, *volatile late_reader_g;
+static _Atomic(llgo_g *) writer_g, late_reader_g;
 
 static void second_reader(void *unused) {
   (void)unused;
@@ -324,7 +324,7 @@ static int notify_before_wait(int argc, char **argv) {
 /* ---- semaphores ---- */
 
 static uint32_t sema;
-static llgo_g *volatile sema_waiters[3];
+static _Atomic(llgo_g *) sema_waiters[3];
 
 static void sema_waiter(void *id) {
   sema_waiters[(intptr_t)id] = llgo_current_g();

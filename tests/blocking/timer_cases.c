@@ -284,7 +284,7 @@ static int after_func_starts_goroutine(int argc, char **argv) {
   return 0;
 }
 
-static volatile int spinner_stop;
+static atomic_int spinner_stop; /* main writes, the spinner polls: threads on pthread */
 
 static void spinner(void *unused) {
   (void)unused;
@@ -413,7 +413,7 @@ static int sleep_wakes_while_main_yields_alone(int argc, char **argv) {
 }
 
 static llgo_waitgroup order_sleeper_done;
-static llgo_g *volatile order_sleeper;
+static _Atomic(llgo_g *) order_sleeper;
 static char order_log[8];
 static atomic_int order_count;
 

@@ -43,8 +43,8 @@ TEST_PROGRAM_WITHOUT_LEAK_CHECK
 
 /* ---- a goroutine that ticks on a timer until told to stop ---- */
 
-static volatile int ticker_stop;
-static volatile int ticks;
+static atomic_int ticker_stop; /* main writes, the ticker polls: threads on pthread */
+static atomic_int ticks;       /* the ticker counts, stdin_reader reads meanwhile */
 static llgo_chan *ticker_done;
 
 /* stdin-readable: the ticks when the reader began to wait (-1: it has not), and
