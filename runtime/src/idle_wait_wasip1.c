@@ -17,12 +17,14 @@
  * under 1 ms ends after 0.1-1.3 ms, whatever was asked) and may return early. The
  * first wait asks for the exact time; once a wait has returned early, later waits
  * round up to whole milliseconds, so the worker sleeps instead of polling its way
- * through the last fraction of a millisecond. On such a host a wait shorter
- * than SPIN_LIMIT (and no fd to watch) is a busy wait on the clock instead:
- * at most 100 us of CPU rather than a millisecond asleep (Node: asked for 0.6
- * to 46 us, poll_oneoff took 0.2-1.3 ms, measured 2026-12-02), as Go's
- * scheduler spins briefly before it parks a thread. The caller re-checks the
- * clock either way (a wait may always end early).
+ * through the last fraction of a millisecond. A wait shorter than SPIN_LIMIT (and
+ * no fd to watch) is a busy wait on the clock instead, on every host: at most
+ * 100 us of CPU rather than a poll that costs more than the wait (Node: asked for
+ * 0.6 to 46 us, poll_oneoff took 0.2-1.3 ms, measured 2026-12-02; 94 such polls
+ * took 31 ms of bench/whole_programs.c's timers, 2026-12-05), as Go's scheduler
+ * spins briefly before it parks a thread (Go's wasip1 port never polls the clock
+ * at all: it spins). The caller re-checks the clock either way (a wait may always
+ * end early).
  * Limits: fds are polled only when no goroutine is runnable (a worker that never
  * idles never looks at them; Go's netpoller is also checked by sysmon).
  *
@@ -94,7 +96,7 @@ llgo_idle_wait_result llgo_platform_idle_wait(int64_t ns) {
   if (ns < 0 && fd_waits_head == NULL) {
     return LLGO_IDLE_NOTHING_PENDING;
   }
-  if (host_wakes_early && fd_waits_head == NULL && ns >= 0 && ns < SPIN_LIMIT) {
+  if (fd_waits_head == NULL && ns >= 0 && ns < SPIN_LIMIT) {
     int64_t deadline = llgo_nanotime() + ns;
     while (llgo_nanotime() < deadline) {
     }
