@@ -83,7 +83,7 @@ export async function jspiEngineCap() {
 // stacks.P1.node-wasi.jspi.separate-parked-shallow-after-deep, one in two under
 // --stress-compaction, every run of host_events' host-call-collects-garbage.
 // Returns a new import object; `imports` is left as it was. The host's instantiate applies it.
-export function centralStackImports(imports) {
+function centralStackImports(imports) {
   const result = {};
   for (const [name, namespace] of Object.entries(imports)) {
     const wrapped = {};
