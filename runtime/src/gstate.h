@@ -35,9 +35,9 @@ typedef struct llgo_panic_record {
 struct llgo_g {
   uint64_t id;
   _Atomic int status;
+  int is_main; /* beside status: no padding after either on 64-bit targets */
   llgo_go_fn fn;
   void *arg;
-  int is_main;
   llgo_defer_frame *defer_top;   /* innermost defer frame on this G's stack */
   llgo_panic_record *panic;      /* active panics, newest first */
   llgo_defer_record *defers;     /* every deferred call not yet run, in heap records (gc roots) */

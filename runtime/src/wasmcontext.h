@@ -55,9 +55,27 @@
 extern "C" {
 #endif
 
-/* Room for the largest backend's state (the Fiber's), in pointer-sized words:
- * it is part of every goroutine record, so it is kept tight. */
-#define LLGO_WASMCONTEXT_OPAQUE_WORDS 22
+/* Room for the backend's state, in pointer-sized words: it is part of every
+ * goroutine record, so it is kept tight. A file compiled for one context
+ * backend (the target's cflags define LLGO_CONTEXT_<NAME>) gets that backend's
+ * size; any other gets the largest (the Fiber's), which holds every backend.
+ * The backends' own files check theirs (LLGO_WASMCONTEXT_BACKEND_LAYOUT). */
+#define LLGO_WASMCONTEXT_WORDS_ASYNCIFY 15
+#define LLGO_WASMCONTEXT_WORDS_UCONTEXT 15
+#define LLGO_WASMCONTEXT_WORDS_JSPI 19
+#define LLGO_WASMCONTEXT_WORDS_STACK_SWITCHING 19
+#define LLGO_WASMCONTEXT_WORDS_EMSCRIPTEN_FIBER 22 /* the largest */
+#if defined(LLGO_CONTEXT_ASYNCIFY)
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS LLGO_WASMCONTEXT_WORDS_ASYNCIFY
+#elif defined(LLGO_CONTEXT_UCONTEXT)
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS LLGO_WASMCONTEXT_WORDS_UCONTEXT
+#elif defined(LLGO_CONTEXT_JSPI)
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS LLGO_WASMCONTEXT_WORDS_JSPI
+#elif defined(LLGO_CONTEXT_STACK_SWITCHING)
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS LLGO_WASMCONTEXT_WORDS_STACK_SWITCHING
+#else
+#define LLGO_WASMCONTEXT_OPAQUE_WORDS LLGO_WASMCONTEXT_WORDS_EMSCRIPTEN_FIBER
+#endif
 
 /* A context. Embed it anywhere (it must not move while created); its contents
  * are backend-private. */

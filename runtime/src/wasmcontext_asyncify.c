@@ -57,7 +57,7 @@ typedef struct asyncify_backend {
   int started; /* entered at least once since (re)arming */
 } asyncify_backend;
 
-LLGO_WASMCONTEXT_BACKEND_LAYOUT(asyncify_backend);
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(asyncify_backend, LLGO_WASMCONTEXT_WORDS_ASYNCIFY);
 
 /* One unwind or rewind at a time: their Binaryen headers are global. */
 static llgo_asyncify_bounds unwind_bounds;

@@ -38,7 +38,7 @@ typedef struct fiber_backend {
   void *arg;
 } fiber_backend;
 
-LLGO_WASMCONTEXT_BACKEND_LAYOUT(fiber_backend);
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(fiber_backend, LLGO_WASMCONTEXT_WORDS_EMSCRIPTEN_FIBER);
 
 static _Alignas(16) unsigned char host_asyncify_area[HOST_ASYNCIFY_AREA_SIZE];
 static emscripten_fiber_t host_fiber;

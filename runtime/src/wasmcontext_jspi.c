@@ -105,7 +105,7 @@ typedef struct jspi_backend {
   int counted;   /* counted in contexts_armed */
 } jspi_backend;
 
-LLGO_WASMCONTEXT_BACKEND_LAYOUT(jspi_backend);
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(jspi_backend, LLGO_WASMCONTEXT_WORDS_JSPI);
 
 /* What llgo_jspi_switch returns (the glue's SUSPENDED, RETURNED, ESCAPED). */
 enum { OUTCOME_SUSPENDED = 0, OUTCOME_RETURNED = 1, OUTCOME_ESCAPED = 2 };

@@ -46,7 +46,7 @@ typedef struct native_backend {
   int started;
 } native_backend;
 
-LLGO_WASMCONTEXT_BACKEND_LAYOUT(native_backend);
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(native_backend, LLGO_WASMCONTEXT_WORDS_UCONTEXT);
 
 enum { STILL_RUNNING, ENDED };
 

@@ -67,7 +67,7 @@ typedef struct stack_switching_backend {
   int mid_entry;          /* its continuation is suspended inside an entry */
 } stack_switching_backend;
 
-LLGO_WASMCONTEXT_BACKEND_LAYOUT(stack_switching_backend);
+LLGO_WASMCONTEXT_BACKEND_LAYOUT(stack_switching_backend, LLGO_WASMCONTEXT_WORDS_STACK_SWITCHING);
 
 static size_t slots_held;
 static uint32_t slots_handed_out;

@@ -68,8 +68,12 @@ typedef struct llgo_wasmcontext_storage {
   int save_overflow_injected; /* test hook: the next suspend reports SAVE_OVERFLOW */
 } llgo_wasmcontext_storage;
 
-/* Every backend's record lives in llgo_wasmcontext's opaque words, storage first. */
-#define LLGO_WASMCONTEXT_BACKEND_LAYOUT(type)                                                   \
+/* Every backend's record lives in llgo_wasmcontext's opaque words, storage first: within its own
+ * size (LLGO_WASMCONTEXT_WORDS_<NAME>, what a file compiled for that backend gives the record)
+ * and within this file's. */
+#define LLGO_WASMCONTEXT_BACKEND_LAYOUT(type, words)                                            \
+  _Static_assert(sizeof(type) <= (words) * sizeof(void *),                                     \
+                 #words " is too small for " #type);                                            \
   _Static_assert(sizeof(type) <= sizeof(llgo_wasmcontext),                                      \
                  "LLGO_WASMCONTEXT_OPAQUE_WORDS is too small for " #type);                      \
   _Static_assert(offsetof(type, storage) == 0, #type ": storage must come first")
