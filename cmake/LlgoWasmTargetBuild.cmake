@@ -93,6 +93,9 @@ if(_llgo_host_libraries)
   add_library(llgo_wasmcontext INTERFACE)
   target_link_libraries(llgo_wasmcontext INTERFACE "${_llgo_lib}/libllgo_wasmcontext_ucontext.a")
   target_include_directories(llgo_wasmcontext INTERFACE "${LLGO_WASM_TARGET_BINARY_DIR}/wasmcontext-only-ucontext")
+  # What the libraries' own files were compiled with (their context's effective cflags), so that a
+  # test embedding a context gives it that backend's size (wasmcontext.h), not the largest.
+  target_compile_definitions(llgo_wasmcontext INTERFACE LLGO_CONTEXT_UCONTEXT)
   add_dependencies(llgo_wasmcontext target-build)
   add_library(llgo_runtime INTERFACE)
   target_link_libraries(llgo_runtime INTERFACE "${_llgo_lib}/libllgo_runtime_ucontext.a" llgo_wasmcontext)
@@ -103,6 +106,7 @@ if(_llgo_host_libraries)
   target_link_libraries(llgo_wasmcontext_separate_stacks INTERFACE "${_llgo_lib}/libllgo_wasmcontext_ucontext_separate.a")
   target_include_directories(llgo_wasmcontext_separate_stacks INTERFACE
                              "${LLGO_WASM_TARGET_BINARY_DIR}/wasmcontext-only-ucontext_separate")
+  target_compile_definitions(llgo_wasmcontext_separate_stacks INTERFACE LLGO_CONTEXT_UCONTEXT)
   add_dependencies(llgo_wasmcontext_separate_stacks target-build)
   # Warnings, sanitizers and coverage as the runtime itself was built with.
   include(LlgoRuntimeBuildFlags)
