@@ -176,10 +176,23 @@ TEST_F(RealPipeline, RealWasmOptKilledBySigkillLeavesThePreviousOutput) {
     }
   });
   testing::internal::CaptureStderr();
-  int status = link(output);
+  // Whatever link() does, the killer is joined and stderr given back before anything is reported:
+  // an exception leaving the test body with the thread joinable would abort the process, and with
+  // stderr still captured its message would be lost (one CI run of 2026-12-05 saw this case end
+  // "Subprocess aborted" with no output).
+  int status = -1;
+  std::string thrown;
+  try {
+    status = link(output);
+  } catch (const std::exception& error) {
+    thrown = error.what();
+  } catch (...) {
+    thrown = "an exception that is not a std::exception";
+  }
   std::string diagnostics = testing::internal::GetCapturedStderr();
   killed = true;
   killer.join();
+  EXPECT_TRUE(thrown.empty()) << "run_link_command threw: " << thrown << "\n" << diagnostics;
   EXPECT_EQ(status, 1) << diagnostics;
   EXPECT_NE(diagnostics.find("killed by SIGKILL"), std::string::npos) << diagnostics;
   EXPECT_EQ(link_test::read_file(output), previous);

@@ -167,7 +167,10 @@ std::string publish(const std::string& from, const std::string& to, bool folder)
   }
   const fs::path destination = fs::path(to).parent_path().empty() ? fs::path(".") : fs::path(to).parent_path();
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(from, error)) files.push_back(entry.path());
+  for (fs::directory_iterator entries(from, error), end; !error && entries != end; entries.increment(error)) {
+    files.push_back(entries->path());
+  }
+  if (error) return "read " + from + ": " + error.message();
   std::stable_partition(files.begin(), files.end(), [&](const fs::path& file) { return file.filename() != fs::path(to).filename(); });
   for (const auto& file : files) {
     const fs::path target = destination / file.filename();
@@ -205,9 +208,10 @@ std::vector<std::string> sweep_stale_temporaries(const std::string& output_path,
   fs::path directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
   const std::string prefix = "." + output.filename().string() + ".";
   std::error_code error;
-  fs::directory_iterator entries(directory, error);
-  if (error) return removed;
-  for (const auto& entry : entries) {
+  // Incremented with an error code: the folder is shared with other links, and a range-for's
+  // increment throws when reading the folder fails.
+  for (fs::directory_iterator entries(directory, error), end; !error && entries != end; entries.increment(error)) {
+    const fs::directory_entry& entry = *entries;
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 4 || name.substr(name.size() - 4) != ".tmp") continue;
     // The rest must be exactly <role>.<pid>.<token> (temporary_path): a role has no dot, so
